@@ -1,0 +1,166 @@
+package io.mssqlcdc.client;
+
+import io.mssqlcdc.lsn.Lsn;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+
+/**
+ * The seam between the Spark connector and SQL Server CDC. {@code SqlCdcClient} implements it
+ * over mssql-jdbc (all T-SQL in one place) and {@code FakeCdcClient} over a directory; one
+ * contract test ({@code CdcClientContractTest}) runs against both.
+ *
+ * <p>Every LSN is a {@link Lsn}; every time is a UTC {@link Instant} (the client converts the
+ * server clock's {@code tran_end_time}). Methods are called on the Spark driver (planning,
+ * offsets) and on executors (reads); an instance is used by one thread at a time and is not
+ * serializable: executors open their own through {@link CdcClients#open}.
+ *
+ * <p>Failure modes common to all methods: {@link io.mssqlcdc.errors.CdcPermissionException}
+ * when the login lacks a right (naming the GRANT), {@link
+ * io.mssqlcdc.errors.CdcSourceUnavailableException} for transient failures (after the driver's
+ * retries), {@link io.mssqlcdc.errors.CdcConfigException} for names that do not resolve.
+ */
+public interface CdcClient extends AutoCloseable {
+
+  // ---- LSNs and commit times (cdc.lsn_time_mapping, sys.fn_cdc_*) -------------------------
+
+  /**
+   * {@code sys.fn_cdc_get_max_lsn()}: the last LSN capture processed, database-wide. It is the
+   * {@code start_lsn} of the newest {@code cdc.lsn_time_mapping} entry (a commit or an idle
+   * "dummy" entry). Empty when capture never wrote to this database.
+   */
+  Optional<Lsn> maxLsn();
+
+  /**
+   * {@code sys.fn_cdc_get_min_lsn(ci)}: the instance's low watermark; change rows below it may
+   * be gone (cleanup moves it first, then deletes rows below it).
+   *
+   * @throws io.mssqlcdc.errors.CdcConfigException when SQL Server returns {@link Lsn#ZERO}
+   *     (instance unknown, not readable, or its enable not processed by capture yet)
+   */
+  Lsn minLsn(String captureInstance);
+
+  /** {@code sys.fn_cdc_increment_lsn}: the smallest LSN greater than {@code lsn}. */
+  Lsn incrementLsn(Lsn lsn);
+
+  /** {@code sys.fn_cdc_decrement_lsn}: the largest LSN smaller than {@code lsn}. */
+  Lsn decrementLsn(Lsn lsn);
+
+  /**
+   * UTC commit time of the {@code cdc.lsn_time_mapping} entry whose {@code start_lsn} equals
+   * {@code lsn} exactly (commits and idle entries). Empty when {@code lsn} is no entry's.
+   */
+  Optional<Instant> commitTime(Lsn lsn);
+
+  /**
+   * UTC commit time of the last {@code cdc.lsn_time_mapping} entry at or before {@code lsn}
+   * (for DDL LSNs, which are no commit's). Empty when there is none.
+   */
+  Optional<Instant> commitTimeAtOrBefore(Lsn lsn);
+
+  /**
+   * The {@code n}-th {@code cdc.lsn_time_mapping} entry strictly after {@code after} (n ≥ 1),
+   * counting commits and idle entries of the whole database; when fewer than {@code n} exist,
+   * the last one; empty when none exists.
+   *
+   * @throws IllegalArgumentException when n &lt; 1
+   */
+  Optional<Lsn> nthCommitAfter(Lsn after, int n);
+
+  // ---- capture instances and their metadata -------------------------------------------
+
+  /**
+   * The capture instances of the table that {@code captureInstance} tracks, oldest first (by
+   * {@code create_date}, then {@code start_lsn}); at most two. The name is matched exactly
+   * first, then ignoring case (two case-insensitive matches fail, asking for the exact name). A
+   * name no longer listed still resolves when it is its table's default name
+   * {@code <schema>_<table>}: the list then holds the table's current instances only, without
+   * it.
+   *
+   * @throws io.mssqlcdc.errors.CdcConfigException when nothing resolves (naming candidates)
+   */
+  List<CaptureInstance> captureInstances(String captureInstance);
+
+  /**
+   * The columns {@code captureInstance} captures, by {@code column_ordinal}, with their current
+   * types and whether the source column is computed.
+   *
+   * @throws io.mssqlcdc.errors.CdcConfigException when the instance is unknown or has no
+   *     column metadata
+   */
+  List<CapturedColumn> capturedColumns(String captureInstance);
+
+  /**
+   * DDL recorded for {@code captureInstance} with {@code ddl_lsn} in {@code (after, to]}, by LSN.
+   */
+  List<DdlEvent> ddlHistory(String captureInstance, Lsn after, Lsn to);
+
+  // ---- change rows ----------------------------------------------------------------------
+
+  /**
+   * Tiles of the instance's change rows in {@code [from, to]}: NTILE({@code n}) over the rows
+   * ordered by {@code __$start_lsn}, each ending on a commit boundary (a commit straddling two
+   * tiles stays whole in the first), by bound; tiles sharing a bound are merged. Empty when the
+   * range holds no change rows.
+   */
+  List<SplitPoint> splitPoints(String captureInstance, Lsn from, Lsn to, int n);
+
+  /**
+   * The change rows of {@code query}: {@code __$start_lsn} in {@code [from, to]}, joined to
+   * their commit time, ordered by {@code (__$start_lsn, __$command_id, __$seqval,
+   * __$operation)}. A range CDC cleanup purged reads as empty (callers check {@link #minLsn}
+   * after reading). Streams rows; the caller closes the cursor.
+   */
+  ChangeCursor changes(ChangeQuery query);
+
+  // ---- the source table (snapshots) ------------------------------------------------------
+
+  /** The table {@code captureInstance} tracks and the unique index CDC uses for it. */
+  SourceTable sourceTable(String captureInstance);
+
+  /** The table's columns as they are now, by {@code column_id}. */
+  List<TableColumn> tableColumns(TableRef table);
+
+  /**
+   * The smallest and largest non-NULL value of the single key column {@code key} in
+   * {@code range} (two seeks); empty when the range holds no non-NULL key.
+   */
+  Optional<List<Object>> keyMinMax(TableRef table, String key, KeyRange range);
+
+  /**
+   * The first key of tiles 2..n of {@code NTILE(n) OVER (ORDER BY keys)} over the whole table:
+   * at most {@code n - 1} ascending, distinct bounds that cut the table into tiles of about
+   * equal rows (fewer when the table has fewer rows). NULL keys sort first.
+   */
+  List<List<Object>> keyTiles(TableRef table, List<String> keys, int n);
+
+  /** The table's current rows in {@code query.range()}, streamed; the caller closes it. */
+  RowCursor readTable(TableQuery query);
+
+  // ---- clock and diagnostics ----------------------------------------------------------
+
+  /**
+   * The server clock the client converts commit times with: a Windows or IANA zone name
+   * ({@code UTC}, {@code E. South America Standard Time}) or a fixed offset {@code UTC±HH:MM}.
+   * The driver ships it to executors (option {@code sourceTimeZone}), so they never detect it.
+   */
+  String sourceTimeZone();
+
+  /** Checks the source is ready to stream (CDC enabled, instance present, capture running). */
+  default void preflight(String captureInstance) {}
+
+  /** Round trip of one {@code SELECT 1}, in milliseconds; empty when not measurable. */
+  default OptionalDouble pingMillis() {
+    return OptionalDouble.empty();
+  }
+
+  /** This session's cumulative {@code ASYNC_NETWORK_IO} wait, ms; empty when not exposed. */
+  default OptionalLong networkWaitMillis() {
+    return OptionalLong.empty();
+  }
+
+  @Override
+  void close();
+}

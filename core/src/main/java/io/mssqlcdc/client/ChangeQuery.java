@@ -1,0 +1,28 @@
+package io.mssqlcdc.client;
+
+import io.mssqlcdc.lsn.Lsn;
+import java.io.Serializable;
+import java.util.List;
+
+/**
+ * What {@link CdcClient#changes} reads: the change rows of one capture instance whose
+ * {@code __$start_lsn} lies in the closed interval {@code [from, to]}.
+ *
+ * @param captureInstance instance whose change table is read
+ * @param from first LSN, inclusive
+ * @param to last LSN, inclusive
+ * @param columns captured columns to return, in this order; a column the instance does not
+ *     capture reads as NULL
+ * @param includeCommandId whether to read {@code __$command_id} (servers whose change tables
+ *     lack it need {@code false}; then {@link ChangeCursor#commandId()} is 0)
+ * @param fetchSize rows per round trip to the server (a hint; memory never depends on the
+ *     range size)
+ */
+public record ChangeQuery(
+    String captureInstance, Lsn from, Lsn to, List<String> columns, boolean includeCommandId, int fetchSize)
+    implements Serializable {
+
+  public ChangeQuery {
+    columns = List.copyOf(columns);
+  }
+}
