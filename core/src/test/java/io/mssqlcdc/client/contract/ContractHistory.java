@@ -1,0 +1,66 @@
+package io.mssqlcdc.client.contract;
+
+import io.mssqlcdc.client.CdcClient;
+import io.mssqlcdc.lsn.Lsn;
+import java.math.BigDecimal;
+import java.util.List;
+
+/**
+ * The writer side of {@code CdcClientContractTest}: scripts a history on a CDC source (the fake,
+ * or a real SQL Server) that the contract test then reads through {@link #client()}.
+ *
+ * <p>Every tracked table has the same shape, so both backends can create it:
+ * {@code [dbo].[<table>] (id INT NOT NULL PRIMARY KEY, name NVARCHAR(50) NULL, amount
+ * DECIMAL(18,2) NULL)}, captured whole by one capture instance {@code dbo_<table>}.
+ */
+public interface ContractHistory extends AutoCloseable {
+
+  /**
+   * Creates {@code dbo.<table>} and enables CDC on it; returns the capture instance name
+   * ({@code dbo_<table>}). Returns once capture has processed the enable (min_lsn non-zero).
+   */
+  String createTrackedTable(String table);
+
+  /**
+   * Commits {@code ops} as one transaction on {@code dbo.<table>} and returns its commit LSN
+   * ({@code __$start_lsn} of its change rows), once capture has processed it
+   * ({@code max_lsn >= lsn}).
+   */
+  Lsn commit(String table, List<RowOp> ops);
+
+  /**
+   * Enables a second capture instance {@code name} on {@code dbo.<table>} capturing
+   * {@code columns}; returns once capture has processed the enable. Its start LSN is then
+   * reported by {@link CdcClient#captureInstances}.
+   */
+  void addCaptureInstance(String table, String name, List<String> columns);
+
+  /**
+   * CDC cleanup of {@code captureInstance} up to {@code lowWatermark}: moves its low watermark
+   * there and deletes its change rows below it ({@code sys.sp_cdc_cleanup_change_table}).
+   */
+  void cleanup(String captureInstance, Lsn lowWatermark);
+
+  /** A client reading this source. The history owns it (closes it in {@link #close()}). */
+  CdcClient client();
+
+  @Override
+  void close();
+
+  /** One row operation of a transaction. */
+  record RowOp(Kind kind, int id, String name, BigDecimal amount) {
+    public enum Kind { INSERT, UPDATE, DELETE }
+
+    public static RowOp insert(int id, String name, String amount) {
+      return new RowOp(Kind.INSERT, id, name, amount == null ? null : new BigDecimal(amount));
+    }
+
+    public static RowOp update(int id, String name, String amount) {
+      return new RowOp(Kind.UPDATE, id, name, amount == null ? null : new BigDecimal(amount));
+    }
+
+    public static RowOp delete(int id) {
+      return new RowOp(Kind.DELETE, id, null, null);
+    }
+  }
+}
