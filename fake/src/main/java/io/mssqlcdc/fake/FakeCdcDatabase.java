@@ -191,7 +191,7 @@ public final class FakeCdcDatabase implements AutoCloseable {
     Identifiers.captureInstance(name);
     return write(c -> {
       TableState t = table(c, schema + "." + table);
-      if (c.instances.stream().anyMatch(i -> i.name.equalsIgnoreCase(name))) {
+      if (c.instanceExact(name).isPresent()) {
         throw FakeErrors.instanceExists(name);
       }
       if (c.instancesOf(t.uid).size() >= 2) {
@@ -229,6 +229,7 @@ public final class FakeCdcDatabase implements AutoCloseable {
       InstanceState i = instance(c, captureInstance);
       c.instances.remove(i);
       i.segments.forEach(s -> deleteAfterPublish.add(s.file()));
+      deleteAfterPublish.add(FakeStore.CHANGES + "/" + i.uid);
       return null;
     });
   }
