@@ -14,7 +14,6 @@ import io.mssqlcdc.client.SplitPoint;
 import io.mssqlcdc.client.TableColumn;
 import io.mssqlcdc.client.TableQuery;
 import io.mssqlcdc.client.TableRef;
-import io.mssqlcdc.errors.CdcConfigException;
 import io.mssqlcdc.errors.CdcErrors;
 import io.mssqlcdc.lsn.Lsn;
 import io.mssqlcdc.options.CdcReaderOptions;
@@ -212,14 +211,9 @@ public final class SqlCdcClient implements CdcClient {
     if (cached != null) {
       return cached;
     }
-    List<Object[]> raw;
-    try {
-      raw = call("sys.sp_cdc_get_captured_columns", () -> capturedColumnRows(captureInstance));
-    } catch (CdcConfigException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw CdcErrors.captureInstanceNotFound(captureInstance, List.of());
-    }
+    // The procedure fails (rather than returning nothing) for an unknown instance or missing rights.
+    List<Object[]> raw = callOr("sys.sp_cdc_get_captured_columns", () -> capturedColumnRows(captureInstance),
+        e -> CdcErrors.captureInstanceNotFound(captureInstance, List.of()));
     if (raw.isEmpty()) {
       throw CdcErrors.captureInstanceNotFound(captureInstance, List.of());
     }
@@ -538,10 +532,15 @@ public final class SqlCdcClient implements CdcClient {
   }
 
   private <T> T call(String what, DriverRetry.SqlCall<T> body) {
+    return callOr(what, body, e -> translate(what, e));
+  }
+
+  /** Runs {@code body} with retries; a non-transient failure becomes {@code onFailure}'s exception. */
+  private <T> T callOr(String what, DriverRetry.SqlCall<T> body, java.util.function.Function<SQLException, RuntimeException> onFailure) {
     try {
       return retry.run(what, body, this::reset);
     } catch (SQLException e) {
-      throw translate(what, e);
+      throw onFailure.apply(e);
     }
   }
 
