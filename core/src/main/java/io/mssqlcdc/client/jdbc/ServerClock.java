@@ -18,7 +18,8 @@ public final class ServerClock {
 
   /** The validator of the reference: names inlined as {@code N'<zone>'} can hold no quote. */
   private static final Pattern ZONE_NAME = Pattern.compile("^[A-Za-z0-9 ._+\\-/()]+$");
-  private static final Pattern OFFSET = Pattern.compile("^UTC([+-])(\\d{2}):(\\d{2})$", Pattern.CASE_INSENSITIVE);
+  /** {@code UTC±HH:MM}, and {@code UTC±HHMM} (the same without the colon). */
+  private static final Pattern OFFSET = Pattern.compile("^UTC([+-])(\\d{2}):?(\\d{2})$", Pattern.CASE_INSENSITIVE);
 
   private final Kind kind;
   private final String zone;

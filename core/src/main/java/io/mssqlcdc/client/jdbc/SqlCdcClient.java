@@ -62,7 +62,8 @@ public final class SqlCdcClient implements CdcClient {
   private final DriverRetry retry;
   private final String configuredZone;
   private final long lockTimeoutMs;
-  private final Map<String, List<CapturedColumn>> capturedColumns = new HashMap<>();
+  /** Captured column names per instance (fixed for an instance's lifetime: CDC refuses renames). */
+  private final Map<String, List<String>> capturedNames = new HashMap<>();
   private Connection connection;
   private ServerClock clock;
   private TableRef resolvedTable;
@@ -207,10 +208,8 @@ public final class SqlCdcClient implements CdcClient {
   @Override
   public List<CapturedColumn> capturedColumns(String captureInstance) {
     Identifiers.captureInstance(captureInstance);
-    List<CapturedColumn> cached = capturedColumns.get(captureInstance);
-    if (cached != null) {
-      return cached;
-    }
+    // Not cached: ALTER COLUMN changes a captured column's type, and the driver's type checks need
+    // the current one. (changes() caches the names only: an instance's columns never change.)
     // The procedure fails (rather than returning nothing) for an unknown instance or missing rights.
     List<Object[]> raw = callOr("sys.sp_cdc_get_captured_columns", () -> capturedColumnRows(captureInstance),
         e -> CdcErrors.captureInstanceNotFound(captureInstance, List.of()));
@@ -229,9 +228,7 @@ public final class SqlCdcClient implements CdcClient {
           computed.getOrDefault(columnId, false)));
     }
     out.sort(java.util.Comparator.comparingInt(CapturedColumn::ordinal));
-    List<CapturedColumn> result = List.copyOf(out);
-    capturedColumns.put(captureInstance, result);
-    return result;
+    return List.copyOf(out);
   }
 
   private List<Object[]> capturedColumnRows(String captureInstance) throws SQLException {
@@ -302,7 +299,8 @@ public final class SqlCdcClient implements CdcClient {
   @Override
   public ChangeCursor changes(ChangeQuery query) {
     String ci = Identifiers.captureInstance(query.captureInstance());
-    List<String> captured = capturedColumns(ci).stream().map(CapturedColumn::name).toList();
+    List<String> captured = capturedNames.computeIfAbsent(ci,
+        k -> capturedColumns(k).stream().map(CapturedColumn::name).toList());
     List<String> selected = new ArrayList<>();
     int[] positions = new int[query.columns().size()];
     for (int i = 0; i < positions.length; i++) {

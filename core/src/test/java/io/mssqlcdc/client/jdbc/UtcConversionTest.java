@@ -121,6 +121,7 @@ class UtcConversionTest {
     assertThat(ServerClock.parse("UTC+00:00")).isSameAs(ServerClock.UTC);
     assertThat(ServerClock.parse("UTC-03:00").offsetMinutes()).isEqualTo(-180);
     assertThat(ServerClock.parse("UTC-03:00").kind()).isEqualTo(ServerClock.Kind.FIXED_OFFSET);
+    assertThat(ServerClock.parse("utc-0300")).isEqualTo(ServerClock.parse("UTC-03:00"));
     assertThat(ServerClock.parse(" E. South America Standard Time ").zone()).isEqualTo("E. South America Standard Time");
     assertThat(ServerClock.fixedOffset(330).optionValue()).isEqualTo("UTC+05:30");
     assertThat(ServerClock.fixedOffset(-570).optionValue()).isEqualTo("UTC-09:30");
