@@ -137,6 +137,31 @@ class CdcSqlTest {
   }
 
   @Test
+  void preflightStatements() {
+    assertThat(CdcSql.CDC_ENABLED).isEqualTo("SELECT is_cdc_enabled, DB_NAME() FROM sys.databases WHERE database_id = DB_ID()");
+    assertThat(CdcSql.CAPTURE_AGE_SECONDS).isEqualTo(
+        "SELECT DATEDIFF(second, m.tran_end_time, SYSDATETIME()) FROM cdc.lsn_time_mapping m"
+            + " WHERE m.start_lsn = sys.fn_cdc_get_max_lsn()");
+  }
+
+  @Test
+  void dropsQueryText() {
+    ServerClock z = ServerClock.parse("Pacific Standard Time");
+    assertThat(CdcSql.drops(z)).isEqualTo(
+        "SELECT CONVERT(varchar(22), x.start_lsn, 1) AS l, CONVERT(varchar(23), x.tran_end_time, 126) AS t"
+            + " FROM (SELECT m.start_lsn, m.tran_end_time, LAG(m.tran_end_time) OVER (ORDER BY m.start_lsn) AS prev"
+            + " FROM cdc.lsn_time_mapping m"
+            + " WHERE m.start_lsn >= ISNULL((SELECT TOP (1) e.start_lsn FROM cdc.lsn_time_mapping e"
+            + " WHERE e.tran_end_time <= DATEADD(hour, -3, (SELECT TOP (1) f.tran_end_time"
+            + " FROM cdc.lsn_time_mapping f WHERE f.start_lsn >= CONVERT(binary(10), ?, 1) ORDER BY f.start_lsn))"
+            + " ORDER BY e.tran_end_time DESC), 0x00000000000000000000)"
+            + " AND m.start_lsn <= CONVERT(binary(10), ?, 1)) x"
+            + " WHERE x.tran_end_time < DATEADD(minute, -1, x.prev)"
+            + " AND " + UtcConversion.repeated(z, "x.tran_end_time")
+            + " ORDER BY x.start_lsn");
+  }
+
+  @Test
   void sessionPrefixSetsIsolationAndLockTimeoutNeverNolock() {
     assertThat(CdcSql.sessionPrefix(Isolation.READ_COMMITTED, -1))
         .isEqualTo("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; SET LOCK_TIMEOUT -1;");
