@@ -190,4 +190,86 @@ public final class CdcErrors {
     }
     return sb.toString();
   }
+
+  // ---- SQL Server client (io.mssqlcdc.client.jdbc) -------------------------------------
+
+  /** A keyword of an ODBC-style connection string that the JDBC driver has no equivalent for. */
+  public static CdcConfigException invalidConnectionString(String keyword, String reason) {
+    return new CdcConfigException(
+        CdcErrorCode.INVALID_OPTION,
+        "Option 'connectionString': cannot use keyword '" + printable(keyword) + "': " + reason
+            + ". Pass a JDBC URL (jdbc:sqlserver://host:1433;databaseName=db;user=u;password=p;encrypt=true)"
+            + " or an ODBC-style string such as Server=host,1433;Database=db;UID=u;PWD=p;Encrypt=yes.");
+  }
+
+  /** CDC is off on the database the connection string names. */
+  public static CdcConfigException cdcNotEnabled(String database) {
+    return new CdcConfigException(
+        CdcErrorCode.CDC_NOT_ENABLED,
+        "Change data capture is not enabled on database '" + printable(database) + "'. A db_owner enables it with:"
+            + " USE [" + printable(database).replace("]", "]]") + "]; EXEC sys.sp_cdc_enable_db; then enables each table"
+            + " with EXEC sys.sp_cdc_enable_table @source_schema = N'dbo', @source_name = N'<table>', @role_name = NULL;");
+  }
+
+  /** The capture job has not written to cdc.lsn_time_mapping (recently): SQL Server Agent or the job is stopped. */
+  public static CdcSourceUnavailableException captureNotRunning(String database, String detail) {
+    return new CdcSourceUnavailableException(
+        CdcErrorCode.CAPTURE_NOT_RUNNING,
+        "CDC capture does not seem to run on database '" + printable(database) + "': " + detail
+            + ". Start SQL Server Agent, then the capture job: EXEC sys.sp_cdc_start_job @job_type = N'capture';"
+            + " (check it with EXEC sys.sp_cdc_help_jobs;).");
+  }
+
+  /** A transient failure that outlived the driver's retries. */
+  public static CdcSourceUnavailableException sourceUnavailable(String what, int attempts, String detail, Throwable cause) {
+    return new CdcSourceUnavailableException(
+        CdcErrorCode.SOURCE_UNAVAILABLE,
+        "SQL Server did not answer " + what + " after " + attempts + " attempt(s): " + detail
+            + ". Restart the query; if it persists, check the server, the network and the connection string.",
+        cause);
+  }
+
+  /** A statement failed for a reason that retrying does not fix. */
+  public static CdcSourceUnavailableException statementFailed(String what, String detail, Throwable cause) {
+    return new CdcSourceUnavailableException(
+        CdcErrorCode.SOURCE_UNAVAILABLE,
+        "SQL Server refused " + what + ": " + detail
+            + ". If the message does not point to a fix, report it with the SQL Server version (SELECT @@VERSION).",
+        cause);
+  }
+
+  /** The change table has no {@code __$command_id} column (servers before KB 3030352). */
+  public static CdcConfigException commandIdMissing(String captureInstance) {
+    return new CdcConfigException(
+        CdcErrorCode.INVALID_OPTION,
+        "Change table cdc.[" + printable(captureInstance) + "_CT] has no column __$command_id (SQL Server builds"
+            + " before KB 3030352). Set the option includeCommandId=false to read it without.");
+  }
+
+  /** A key range with bounds on a key the client cannot bind (no type, time, datetime2(7) not last, gone). */
+  public static CdcConfigException keyNotRangeable(String table, List<String> keys, String reason) {
+    return new CdcConfigException(
+        CdcErrorCode.INVALID_SNAPSHOT_CHUNKS,
+        "Key bounds were given, but " + printable(table) + "'s key [" + printable(String.join(", ", keys))
+            + "] cannot be read in ranges (" + reason + "). Read the table whole (no snapshotChunks), or set"
+            + " snapshotKeys to columns of a bindable type.");
+  }
+
+  /** {@code OBJECT_ID} found no such table (or the login cannot see it). */
+  public static CdcConfigException tableNotFound(String table) {
+    return new CdcConfigException(
+        CdcErrorCode.CAPTURE_INSTANCE_NOT_FOUND,
+        "Table " + printable(table) + " not found, or the login lacks SELECT on it. Grant it: GRANT SELECT ON "
+            + printable(table) + " TO <user>; (see sql/permissions.sql).");
+  }
+
+  /** Preflight: the capture instance is not listed; how a DBA creates it and grants it. */
+  public static CdcConfigException captureInstanceMissing(String captureInstance, String detail) {
+    return new CdcConfigException(
+        CdcErrorCode.CAPTURE_INSTANCE_NOT_FOUND,
+        detail + " To capture a table, a db_owner runs: EXEC sys.sp_cdc_enable_table @source_schema = N'<schema>',"
+            + " @source_name = N'<table>', @capture_instance = N'" + printable(captureInstance).replace("'", "''")
+            + "', @role_name = NULL, @supports_net_changes = 0; then GRANT SELECT ON cdc.["
+            + printable(captureInstance) + "_CT] TO <user>; (see sql/permissions.sql).");
+  }
 }

@@ -1,0 +1,334 @@
+package io.mssqlcdc.client.jdbc;
+
+import io.mssqlcdc.client.TableQuery.Isolation;
+import io.mssqlcdc.client.TableRef;
+import io.mssqlcdc.options.Identifiers;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.StringJoiner;
+
+/**
+ * Every T-SQL statement {@link SqlCdcClient} runs, in one place, each with why it has its shape.
+ * They follow the shapes the Python reference verified against SQL Server 2022 (reference §20,
+ * numbered Q1..Q28 there and here).
+ *
+ * <p>Rules all of them keep:
+ *
+ * <ul>
+ *   <li>Values are {@code ?} parameters, never text in the statement. LSNs cross as hex text:
+ *       {@code CONVERT(binary(10), ?, 1)} in, {@code CONVERT(varchar(22), x, 1)} out (style 1 is
+ *       {@code 0x} + uppercase hex, fixed width, so text order is LSN order). Times come out as
+ *       text too ({@code CONVERT(varchar(23), x, 126)}), so no JVM time zone touches them.
+ *   <li>Identifiers (capture instance, schema, table, column) are inlined only after
+ *       {@link Identifiers} validated them, bracket-quoted with {@code ]} doubled. Small
+ *       integers the client computed ({@code NTILE(n)}, {@code TOP (n)}, lock timeout) are
+ *       inlined as numbers.
+ *   <li>Metadata only through the documented procedures and functions
+ *       ({@code sys.sp_cdc_help_change_data_capture}, {@code sys.sp_cdc_get_captured_columns},
+ *       {@code sys.sp_cdc_get_ddl_history}, {@code sys.fn_cdc_*}); the only {@code cdc.*} tables
+ *       read are the capture instance's change table (one {@code GRANT SELECT} per instance) and
+ *       {@code cdc.lsn_time_mapping} (readable without a grant). Least privilege, reference §1.3
+ *       invariant 11.
+ * </ul>
+ */
+public final class CdcSql {
+  private CdcSql() {}
+
+  // ---- clock (reference §9) -----------------------------------------------------------
+
+  /**
+   * Q1. 1 on SQL Server 2022+ (major version 16) and Azure SQL Database / Managed Instance
+   * (engine editions 5, 8). A version test, because {@code CURRENT_TIMEZONE_ID()} does not even
+   * compile on older servers, whatever branch would run.
+   */
+  public static final String VERSION_PROBE =
+      "SELECT CASE WHEN CAST(SERVERPROPERTY('ProductMajorVersion') AS int) >= 16"
+          + " OR CAST(SERVERPROPERTY('EngineEdition') AS int) IN (5, 8) THEN 1 ELSE 0 END";
+
+  /** Q2. The server clock's zone name (Windows name, or UTC), for {@code AT TIME ZONE}. */
+  public static final String ZONE_NAME = "SELECT CURRENT_TIMEZONE_ID()";
+
+  /** Q3. Older servers: today's offset from UTC in minutes, the best they can tell. */
+  public static final String FIXED_OFFSET = "SELECT DATEPART(TZOFFSET, SYSDATETIMEOFFSET())";
+
+  // ---- LSNs (sys.fn_cdc_*, no grant needed) ---------------------------------------------
+
+  /** Q4. Database-wide last LSN capture processed; NULL when capture never wrote. */
+  public static final String MAX_LSN = "SELECT CONVERT(varchar(22), sys.fn_cdc_get_max_lsn(), 1)";
+
+  /**
+   * Q5. The instance's low watermark. The name is a parameter (the function takes sysname).
+   * 0x00.. or NULL when unknown, unreadable, or not processed by capture yet.
+   */
+  public static final String MIN_LSN = "SELECT CONVERT(varchar(22), sys.fn_cdc_get_min_lsn(?), 1)";
+
+  /** Q6. Smallest LSN above the parameter. */
+  public static final String INCREMENT_LSN =
+      "SELECT CONVERT(varchar(22), sys.fn_cdc_increment_lsn(CONVERT(binary(10), ?, 1)), 1)";
+
+  /** Q7. Largest LSN below the parameter. */
+  public static final String DECREMENT_LSN =
+      "SELECT CONVERT(varchar(22), sys.fn_cdc_decrement_lsn(CONVERT(binary(10), ?, 1)), 1)";
+
+  /**
+   * Q8 (DDL variant, first half). The last {@code cdc.lsn_time_mapping} entry at or before an
+   * LSN: DDL LSNs are no commit's, so their time is the last commit's. A seek on the clustered
+   * index of {@code start_lsn}.
+   */
+  public static final String ENTRY_AT_OR_BEFORE =
+      "SELECT TOP (1) CONVERT(varchar(22), m.start_lsn, 1) FROM cdc.lsn_time_mapping m"
+          + " WHERE m.start_lsn <= CONVERT(binary(10), ?, 1) ORDER BY m.start_lsn DESC";
+
+  /**
+   * Q8. The UTC commit time of the entry whose {@code start_lsn} is the parameter, as ISO 8601
+   * text (style 126 drops {@code .000}; the client parses both). {@code utc} is a
+   * {@link UtcConversion} expression of {@code m.tran_end_time} and {@code m.start_lsn}; its
+   * parameters (fall-back drops) come first.
+   */
+  public static SqlText commitTime(SqlText utc, String lsnHex) {
+    return SqlText.of("SELECT TOP (1) CONVERT(varchar(23), ").then("", utc).then("", SqlText.of(
+        ", 126) FROM cdc.lsn_time_mapping m WHERE m.start_lsn = CONVERT(binary(10), ?, 1) ORDER BY m.start_lsn DESC",
+        lsnHex));
+  }
+
+  /**
+   * Q10. The n-th mapping entry after an LSN (or the last when fewer): TOP (n) of an index seek,
+   * then MAX. n is a positive int the client checked, inlined so the plan can use it as a row goal.
+   */
+  public static String nthCommitAfter(int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("n must be at least 1, not " + n);
+    }
+    return "SELECT CONVERT(varchar(22), MAX(t.start_lsn), 1) FROM (SELECT TOP (" + n + ") start_lsn"
+        + " FROM cdc.lsn_time_mapping WHERE start_lsn > CONVERT(binary(10), ?, 1) ORDER BY start_lsn) t";
+  }
+
+  // ---- UTC conversion helpers (reference §9) ---------------------------------------------
+
+  /**
+   * Q13. One offset for a whole LSN range, when it provably holds: the range spans under 7 days
+   * and the offset 3 hours before its first commit equals the offset 3 hours after its last (no
+   * daylight-saving change in between, hence no repeated hour). Then every row converts with one
+   * {@code DATEADD}: row-by-row {@code AT TIME ZONE} cut throughput from ~28k to ~10.5k rows/s in
+   * the reference's lab. NULL otherwise (or for an empty range).
+   */
+  public static String rangeOffset(ServerClock zone) {
+    String first = UtcConversion.offsetAt(zone, "DATEADD(hour, -" + UtcConversion.WINDOW_HOURS + ", MIN(tran_end_time))");
+    String last = UtcConversion.offsetAt(zone, "DATEADD(hour, " + UtcConversion.WINDOW_HOURS + ", MAX(tran_end_time))");
+    return "SELECT CASE WHEN DATEDIFF(day, MIN(tran_end_time), MAX(tran_end_time)) < 7 AND " + first + " = " + last
+        + " THEN " + last + " END FROM cdc.lsn_time_mapping"
+        + " WHERE start_lsn BETWEEN CONVERT(binary(10), ?, 1) AND CONVERT(binary(10), ?, 1)";
+  }
+
+  /**
+   * Q14. The fall-back drops that can affect an LSN range: over {@code cdc.lsn_time_mapping} in
+   * LSN order, from the last entry at least 3 hours before the range's first commit (else from
+   * 0x00..) to the range end, the entries more than 1 minute before their predecessor
+   * ({@code LAG}) at a repeated local time. Returns {@code (l, t)}: LSN and local time (style 126).
+   * Parameters: range start, range end.
+   */
+  public static String drops(ServerClock zone) {
+    return "SELECT CONVERT(varchar(22), x.start_lsn, 1) AS l, CONVERT(varchar(23), x.tran_end_time, 126) AS t"
+        + " FROM (SELECT m.start_lsn, m.tran_end_time, LAG(m.tran_end_time) OVER (ORDER BY m.start_lsn) AS prev"
+        + " FROM cdc.lsn_time_mapping m"
+        + " WHERE m.start_lsn >= ISNULL((SELECT TOP (1) e.start_lsn FROM cdc.lsn_time_mapping e"
+        + " WHERE e.tran_end_time <= DATEADD(hour, -" + UtcConversion.WINDOW_HOURS + ", (SELECT TOP (1) f.tran_end_time"
+        + " FROM cdc.lsn_time_mapping f WHERE f.start_lsn >= CONVERT(binary(10), ?, 1) ORDER BY f.start_lsn))"
+        + " ORDER BY e.tran_end_time DESC), 0x00000000000000000000)"
+        + " AND m.start_lsn <= CONVERT(binary(10), ?, 1)) x"
+        + " WHERE x.tran_end_time < DATEADD(minute, -" + UtcConversion.DROP_MINUTES + ", x.prev)"
+        + " AND " + UtcConversion.repeated(zone, "x.tran_end_time")
+        + " ORDER BY x.start_lsn";
+  }
+
+  // ---- change rows (ADR 0009: the change table, not the query function) -------------------
+
+  /** {@code cdc.[<ci>_CT]}: the change table of a validated capture instance. */
+  public static String changeTable(String captureInstance) {
+    return "cdc." + Identifiers.quote(Identifiers.captureInstance(captureInstance) + "_CT");
+  }
+
+  /**
+   * Q11. Commit-aligned tiles of an LSN range: NTILE over the change rows by
+   * {@code __$start_lsn}, one row per tile with its largest LSN (bound), the increment of it
+   * (where the next range starts) and its row count; ordered by bound. The client merges tiles
+   * sharing a bound. Parameters: from, to.
+   */
+  public static String splitPoints(String captureInstance, int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("n must be at least 1, not " + n);
+    }
+    return "SELECT CONVERT(varchar(22), MAX(x.[__$start_lsn]), 1) AS b,"
+        + " CONVERT(varchar(22), sys.fn_cdc_increment_lsn(MAX(x.[__$start_lsn])), 1) AS n, COUNT_BIG(*) AS r"
+        + " FROM (SELECT [__$start_lsn], NTILE(" + n + ") OVER (ORDER BY [__$start_lsn]) AS g"
+        + " FROM " + changeTable(captureInstance)
+        + " WHERE [__$start_lsn] BETWEEN CONVERT(binary(10), ?, 1) AND CONVERT(binary(10), ?, 1)) x"
+        + " GROUP BY x.g ORDER BY b";
+  }
+
+  /**
+   * Q12. The change rows of an LSN range, read from the change table (not
+   * {@code cdc.fn_cdc_get_all_changes_<ci>}, which on SQL Server 2022 lacks
+   * {@code __$command_id}: ADR 0009), joined to {@code cdc.lsn_time_mapping} for the commit
+   * time, ordered by {@code (__$start_lsn, __$command_id, __$seqval, __$operation)}: the order
+   * the documentation gives for commit order ({@code __$seqval} alone is not). The change table
+   * holds operations 1..4, so no "all update old" filter is needed. A purged range reads as
+   * empty: callers check the low watermark after reading. Parameters: those of {@code utc}
+   * (fall-back drops), then from, to.
+   *
+   * @param columns captured columns to select, in order (already limited to captured ones)
+   * @param includeCommandId false for change tables without {@code __$command_id}
+   */
+  public static SqlText changes(
+      String captureInstance, List<String> columns, boolean includeCommandId, SqlText utc, String fromHex, String toHex) {
+    StringBuilder sb = new StringBuilder("SELECT CONVERT(varchar(22), c.[__$start_lsn], 1) AS _start_lsn,"
+        + " CONVERT(varchar(22), c.[__$seqval], 1) AS _seqval, c.[__$operation] AS _operation, ");
+    sb.append(includeCommandId ? "c.[__$command_id]" : "0").append(" AS _command_id, CONVERT(varchar(23), ");
+    String head = sb.toString();
+    StringBuilder tail = new StringBuilder(", 126) AS _commit_ts");
+    for (String column : columns) {
+      tail.append(", c.").append(Identifiers.quote(column));
+    }
+    tail.append(" FROM ").append(changeTable(captureInstance)).append(" c")
+        .append(" JOIN cdc.lsn_time_mapping m ON m.start_lsn = c.[__$start_lsn]")
+        .append(" WHERE c.[__$start_lsn] BETWEEN CONVERT(binary(10), ?, 1) AND CONVERT(binary(10), ?, 1)")
+        .append(" ORDER BY c.[__$start_lsn]").append(includeCommandId ? ", c.[__$command_id]" : "")
+        .append(", c.[__$seqval], c.[__$operation]");
+    return SqlText.of(head).then("", utc).then("", SqlText.of(tail.toString(), fromHex, toHex));
+  }
+
+  /**
+   * Q28. Whether a failed change-table read is a missing grant: only when the instance exists
+   * for this login (min LSN above zero) does {@code HAS_PERMS_BY_NAME} on the change table
+   * decide; plus the database user, for the exact GRANT. Parameters: instance, {@code cdc.[<ci>_CT]}.
+   */
+  public static final String PERMISSION_PROBE =
+      "SELECT CASE WHEN sys.fn_cdc_get_min_lsn(?) > 0x00000000000000000000"
+          + " THEN HAS_PERMS_BY_NAME(?, 'OBJECT', 'SELECT') END, USER_NAME()";
+
+  // ---- metadata (documented procedures only) ---------------------------------------------
+
+  /** Q17. Captured columns with their current types; needs SELECT on the source columns. */
+  public static final String CAPTURED_COLUMNS = "EXEC sys.sp_cdc_get_captured_columns @capture_instance = ?";
+
+  /** Q19. DDL recorded for the instance (the client filters the LSN range: the proc takes none). */
+  public static final String DDL_HISTORY = "EXEC sys.sp_cdc_get_ddl_history @capture_instance = ?";
+
+  /** Q20. Every capture instance the login can see (first resolution, and fallback). */
+  public static final String HELP_ALL = "EXEC sys.sp_cdc_help_change_data_capture";
+
+  /** Q20. The capture instances of one table (after the first resolution: cheaper). */
+  public static final String HELP_TABLE =
+      "EXEC sys.sp_cdc_help_change_data_capture @source_schema = ?, @source_name = ?";
+
+  /**
+   * Q18. The source table's columns now, by {@code column_id}, with the declared type pieces the
+   * key bounds need ({@code max_length} is in bytes: halved for n-types; -1 is max) and the
+   * collation of character columns. {@code QUOTENAME} on the server: names are parameters.
+   */
+  public static final String TABLE_COLUMNS =
+      "SELECT c.name, c.column_id, c.is_computed, c.collation_name, TYPE_NAME(c.system_type_id) AS type_name,"
+          + " c.max_length, c.precision, c.scale FROM sys.columns c"
+          + " WHERE c.object_id = OBJECT_ID(QUOTENAME(?) + '.' + QUOTENAME(?)) ORDER BY c.column_id";
+
+  /** Q15. One round trip, timed by the client. */
+  public static final String PING = "SELECT 1";
+
+  /** Q16. This session's network wait (own session: no VIEW SERVER STATE needed). No row = 0. */
+  public static final String NETWORK_WAIT =
+      "SELECT wait_time_ms FROM sys.dm_exec_session_wait_stats"
+          + " WHERE session_id = @@SPID AND wait_type = 'ASYNC_NETWORK_IO'";
+
+  // ---- preflight --------------------------------------------------------------------------
+
+  /** Whether CDC is enabled on the connection's database; {@code sys.databases} needs no grant. */
+  public static final String CDC_ENABLED =
+      "SELECT is_cdc_enabled, DB_NAME() FROM sys.databases WHERE database_id = DB_ID()";
+
+  /**
+   * Seconds since the newest mapping entry, both on the server clock. Capture writes an entry
+   * for every commit it processes and idle entries on quiet databases, so a large value means
+   * the capture job (SQL Server Agent) is not running. NULL when capture never wrote.
+   */
+  public static final String CAPTURE_AGE_SECONDS =
+      "SELECT DATEDIFF(second, m.tran_end_time, SYSDATETIME()) FROM cdc.lsn_time_mapping m"
+          + " WHERE m.start_lsn = sys.fn_cdc_get_max_lsn()";
+
+  // ---- the source table (snapshots, reference §12.2; Q21..Q27) ----------------------------
+
+  /** {@code [schema].[table]}, validated and quoted. */
+  public static String table(TableRef t) {
+    return Identifiers.quote(t.schema()) + "." + Identifiers.quote(t.table());
+  }
+
+  /**
+   * Session prefix of every source-table read: isolation (never READ UNCOMMITTED/NOLOCK;
+   * SNAPSHOT needs ALLOW_SNAPSHOT_ISOLATION) and {@code SET LOCK_TIMEOUT} (-1 waits forever; a
+   * blocked read then fails with error 1222 and the task is retried). Sent as its own batch,
+   * without parameters, so both settings stick to the session rather than to an
+   * {@code sp_executesql} scope.
+   */
+  public static String sessionPrefix(Isolation isolation, long lockTimeoutMs) {
+    String level = isolation == Isolation.SNAPSHOT ? "SNAPSHOT" : "READ COMMITTED";
+    return "SET TRANSACTION ISOLATION LEVEL " + level + "; SET LOCK_TIMEOUT " + Math.max(-1L, lockTimeoutMs) + ";";
+  }
+
+  /**
+   * Q21. MIN and MAX of one key in a range: two scalar subqueries, each a single seek at one end
+   * of the index. {@code range} is the single seekable piece (or none) of the range.
+   */
+  public static SqlText keyMinMax(TableRef t, String key, List<SqlText> range) {
+    String k = Identifiers.quote(key);
+    SqlText where = range.isEmpty() ? SqlText.of("") : SqlText.of(" WHERE ").then("", union(range, " OR "));
+    return SqlText.of("SELECT (SELECT MIN(" + k + ") FROM " + table(t)).then("", where)
+        .then("", SqlText.of(") AS lo, (SELECT MAX(" + k + ") FROM " + table(t))).then("", where)
+        .then("", SqlText.of(") AS hi"));
+  }
+
+  /**
+   * Q22. The first key of tiles 2..n of {@code NTILE(n) OVER (ORDER BY keys)}: where the tile
+   * number changes ({@code LAG}). One scan of the index; n inlined (a positive int).
+   */
+  public static String keyTiles(TableRef t, List<String> keys, int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("n must be at least 1, not " + n);
+    }
+    String k = quotedList(keys);
+    return "SELECT " + k + " FROM (SELECT " + k + ", [__$tile], LAG([__$tile]) OVER (ORDER BY " + k + ") AS [__$prev]"
+        + " FROM (SELECT " + k + ", NTILE(" + n + ") OVER (ORDER BY " + k + ") AS [__$tile] FROM " + table(t) + ") a) b"
+        + " WHERE [__$tile] <> [__$prev] ORDER BY [__$tile]";
+  }
+
+  /**
+   * Q24. The table's rows in a key range: one {@code SELECT} per seekable piece
+   * ({@link KeyPredicates}), joined with {@code UNION ALL} (pieces are disjoint); the whole table
+   * when there are none.
+   */
+  public static SqlText readTable(TableRef t, List<String> columns, List<SqlText> pieces) {
+    String select = "SELECT " + quotedList(columns) + " FROM " + table(t);
+    if (pieces.isEmpty()) {
+      return SqlText.of(select);
+    }
+    List<SqlText> parts = new ArrayList<>();
+    for (SqlText p : pieces) {
+      parts.add(SqlText.of(select + " WHERE ").then("", p));
+    }
+    return union(parts, " UNION ALL ");
+  }
+
+  private static SqlText union(List<SqlText> parts, String separator) {
+    SqlText r = parts.get(0);
+    for (int i = 1; i < parts.size(); i++) {
+      r = r.then(separator, parts.get(i));
+    }
+    return parts.size() > 1 && separator.equals(" OR ") ? SqlText.of("(").then("", r).then("", SqlText.of(")")) : r;
+  }
+
+  static String quotedList(List<String> names) {
+    StringJoiner j = new StringJoiner(", ");
+    for (String n : names) {
+      j.add(Identifiers.quote(n));
+    }
+    return j.toString();
+  }
+}

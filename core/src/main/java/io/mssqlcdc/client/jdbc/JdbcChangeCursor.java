@@ -1,0 +1,100 @@
+package io.mssqlcdc.client.jdbc;
+
+import io.mssqlcdc.client.ChangeCursor;
+import io.mssqlcdc.lsn.Lsn;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.function.Function;
+
+/**
+ * Streams the rows of {@link CdcSql#changes}: columns 1..5 are the metadata
+ * ({@code _start_lsn}, {@code _seqval}, {@code _operation}, {@code _command_id},
+ * {@code _commit_ts}), then the captured columns selected. Requested columns the instance does
+ * not capture were not selected and read as NULL ({@code positions[i] < 0}). With adaptive
+ * response buffering the driver holds about one packet, never the range.
+ */
+final class JdbcChangeCursor implements ChangeCursor {
+  static final int FIRST_VALUE = 6;
+
+  private final Statement statement;
+  private final ResultSet rs;
+  private final int[] positions;
+  private final JdbcValues.Reader[] readers;
+  private final Function<SQLException, RuntimeException> translate;
+  private Lsn startLsn;
+  private Lsn seqval;
+  private int operation;
+  private int commandId;
+  private Instant commitTime;
+
+  JdbcChangeCursor(Statement statement, ResultSet rs, int[] positions, Function<SQLException, RuntimeException> translate)
+      throws SQLException {
+    this.statement = statement;
+    this.rs = rs;
+    this.positions = positions;
+    this.readers = JdbcValues.readers(rs.getMetaData(), FIRST_VALUE);
+    this.translate = translate;
+  }
+
+  @Override
+  public boolean next() {
+    try {
+      if (!rs.next()) {
+        return false;
+      }
+      startLsn = Lsn.parse(rs.getString(1));
+      seqval = Lsn.parse(rs.getString(2));
+      operation = rs.getInt(3);
+      commandId = rs.getInt(4);
+      commitTime = JdbcValues.utc(rs.getString(5));
+      return true;
+    } catch (SQLException e) {
+      throw translate.apply(e);
+    }
+  }
+
+  @Override
+  public Lsn startLsn() {
+    return startLsn;
+  }
+
+  @Override
+  public Lsn seqval() {
+    return seqval;
+  }
+
+  @Override
+  public int operation() {
+    return operation;
+  }
+
+  @Override
+  public int commandId() {
+    return commandId;
+  }
+
+  @Override
+  public Instant commitTime() {
+    return commitTime;
+  }
+
+  @Override
+  public Object value(int i) {
+    int p = positions[i];
+    if (p < 0) {
+      return null;
+    }
+    try {
+      return JdbcValues.read(rs, FIRST_VALUE + p, readers[p]);
+    } catch (SQLException e) {
+      throw translate.apply(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    JdbcRowCursor.closeQuietly(rs, statement);
+  }
+}

@@ -1,0 +1,628 @@
+package io.mssqlcdc.client.jdbc;
+
+import com.microsoft.sqlserver.jdbc.SQLServerDriver;
+import io.mssqlcdc.client.CaptureInstance;
+import io.mssqlcdc.client.CapturedColumn;
+import io.mssqlcdc.client.CdcClient;
+import io.mssqlcdc.client.ChangeCursor;
+import io.mssqlcdc.client.ChangeQuery;
+import io.mssqlcdc.client.DdlEvent;
+import io.mssqlcdc.client.KeyRange;
+import io.mssqlcdc.client.RowCursor;
+import io.mssqlcdc.client.SourceTable;
+import io.mssqlcdc.client.SplitPoint;
+import io.mssqlcdc.client.TableColumn;
+import io.mssqlcdc.client.TableQuery;
+import io.mssqlcdc.client.TableRef;
+import io.mssqlcdc.errors.CdcErrors;
+import io.mssqlcdc.lsn.Lsn;
+import io.mssqlcdc.options.CdcReaderOptions;
+import io.mssqlcdc.options.Identifiers;
+import io.mssqlcdc.types.SqlServerType;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+
+/**
+ * {@link CdcClient} over mssql-jdbc. It executes the statements of {@link CdcSql} (and only
+ * those), binds every value as a text parameter, and maps failures: transient ones are retried
+ * on a new connection by {@link DriverRetry}; a change-table read the login may not do becomes a
+ * {@link io.mssqlcdc.errors.CdcPermissionException} naming the GRANT (probe {@link
+ * CdcSql#PERMISSION_PROBE}); a missing {@code __$command_id} says to set
+ * {@code includeCommandId=false}.
+ *
+ * <p>One connection, opened lazily, autocommit on; used by one thread at a time. Cursors
+ * stream ({@code responseBuffering=adaptive}); a cursor must be closed before the next
+ * statement runs on this client. Retries cover scalar and metadata statements and the opening
+ * of a cursor, never a cursor half read.
+ *
+ * <p>Commit times: the server clock comes from the {@code sourceTimeZone} option; {@code auto}
+ * is detected once ({@link ClockDetector}) and reported by {@link #sourceTimeZone()} so the
+ * driver ships it to executors.
+ */
+public final class SqlCdcClient implements CdcClient {
+  /** Opens a new JDBC connection. */
+  @FunctionalInterface
+  public interface ConnectionFactory {
+    Connection open() throws SQLException;
+  }
+
+  private final ConnectionFactory factory;
+  private final DriverRetry retry;
+  private final String configuredZone;
+  private final long lockTimeoutMs;
+  /** Captured column names per instance (fixed for an instance's lifetime: CDC refuses renames). */
+  private final Map<String, List<String>> capturedNames = new HashMap<>();
+  private Connection connection;
+  private ServerClock clock;
+  private TableRef resolvedTable;
+  private String sessionPrefix;
+
+  public SqlCdcClient(ConnectionFactory factory, String sourceTimeZone, long lockTimeoutMs, DriverRetry retry) {
+    this.factory = factory;
+    this.configuredZone = sourceTimeZone == null ? "auto" : sourceTimeZone.strip();
+    this.lockTimeoutMs = lockTimeoutMs;
+    this.retry = retry;
+    if (!configuredZone.equalsIgnoreCase("auto")) {
+      this.clock = ServerClock.parse(configuredZone);
+    }
+  }
+
+  /** A client for {@code options}: connection string converted, timeouts and time zone applied. */
+  public static SqlCdcClient open(CdcReaderOptions options) {
+    String cs = options.connectionString().orElseThrow(() ->
+        CdcErrors.missingOption("connectionString", "'jdbc:sqlserver://host:1433;databaseName=db;user=u;password=p;encrypt=true'"));
+    ConnectionStrings.Target target = ConnectionStrings.toJdbc(
+        cs, options.connectTimeoutSeconds(), options.isSet(CdcReaderOptions.CONNECT_TIMEOUT));
+    SQLServerDriver driver = new SQLServerDriver();
+    ConnectionFactory factory = () -> {
+      Connection c = driver.connect(target.url(), target.properties());
+      if (c == null) {
+        throw new SQLException("mssql-jdbc did not accept the URL " + target, "08001");
+      }
+      return c;
+    };
+    return new SqlCdcClient(factory, options.sourceTimeZone(), options.lockTimeoutMs(), DriverRetry.standard());
+  }
+
+  // ---- LSNs and commit times --------------------------------------------------------------
+
+  @Override
+  public Optional<Lsn> maxLsn() {
+    return lsn(scalar("sys.fn_cdc_get_max_lsn()", SqlText.of(CdcSql.MAX_LSN))).filter(l -> !l.isZero());
+  }
+
+  @Override
+  public Lsn minLsn(String captureInstance) {
+    Identifiers.captureInstance(captureInstance);
+    Optional<Lsn> min = lsn(scalar("sys.fn_cdc_get_min_lsn", SqlText.of(CdcSql.MIN_LSN, captureInstance)));
+    if (min.isEmpty() || min.get().isZero()) {
+      throw CdcErrors.captureInstanceNotReady(captureInstance);
+    }
+    return min.get();
+  }
+
+  @Override
+  public Lsn incrementLsn(Lsn lsn) {
+    return lsn(scalar("sys.fn_cdc_increment_lsn", SqlText.of(CdcSql.INCREMENT_LSN, lsn.hex()))).orElseThrow();
+  }
+
+  @Override
+  public Lsn decrementLsn(Lsn lsn) {
+    return lsn(scalar("sys.fn_cdc_decrement_lsn", SqlText.of(CdcSql.DECREMENT_LSN, lsn.hex()))).orElseThrow();
+  }
+
+  @Override
+  public Optional<Instant> commitTime(Lsn lsn) {
+    SqlText q = CdcSql.commitTime(utcExpression(lsn, lsn), lsn.hex());
+    return Optional.ofNullable(scalar("commit time of " + lsn, q)).map(JdbcValues::utc);
+  }
+
+  @Override
+  public Optional<Instant> commitTimeAtOrBefore(Lsn lsn) {
+    Optional<Lsn> entry = lsn(scalar("last commit at or before " + lsn, SqlText.of(CdcSql.ENTRY_AT_OR_BEFORE, lsn.hex())));
+    return entry.flatMap(this::commitTime);
+  }
+
+  @Override
+  public Optional<Lsn> nthCommitAfter(Lsn after, int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("nthCommitAfter needs n >= 1, not " + n);
+    }
+    return lsn(scalar("commit " + n + " after " + after, SqlText.of(CdcSql.nthCommitAfter(n), after.hex())));
+  }
+
+  /**
+   * The UTC expression of {@code m.tran_end_time} for commits in {@code [from, to]}: direct for
+   * UTC and fixed offsets; for a named zone one offset when the range provably has no
+   * daylight-saving change (Q13), else the fall-back corrected form with the range's drops (Q14).
+   */
+  private SqlText utcExpression(Lsn from, Lsn to) {
+    ServerClock c = clock();
+    if (c.kind() != ServerClock.Kind.NAMED) {
+      return SqlText.of(UtcConversion.plain(c, "m.tran_end_time"));
+    }
+    String offset = scalar("UTC offset of " + from + ".." + to, SqlText.of(CdcSql.rangeOffset(c), from.hex(), to.hex()));
+    if (offset != null) {
+      return SqlText.of(UtcConversion.withOffset(Integer.parseInt(offset.strip()), "m.tran_end_time"));
+    }
+    List<UtcConversion.Drop> drops = new ArrayList<>();
+    for (String[] row : rows("fall-back drops of " + from + ".." + to, SqlText.of(CdcSql.drops(c), from.hex(), to.hex()), 2)) {
+      drops.add(new UtcConversion.Drop(Lsn.parse(row[0]), row[1]));
+    }
+    return UtcConversion.corrected(c, "m.tran_end_time", "m.start_lsn", drops);
+  }
+
+  // ---- capture instances ----------------------------------------------------------------
+
+  @Override
+  public List<CaptureInstance> captureInstances(String captureInstance) {
+    Identifiers.captureInstance(captureInstance);
+    if (resolvedTable != null) {
+      List<CaptureInstance> ofTable = helpTable(resolvedTable);
+      Optional<List<CaptureInstance>> r = CaptureInstanceResolver.resolve(captureInstance, ofTable);
+      if (r.isPresent() && !r.get().isEmpty()) {
+        return r.get();
+      }
+    }
+    List<CaptureInstance> all = help(SqlText.of(CdcSql.HELP_ALL));
+    List<CaptureInstance> found = CaptureInstanceResolver.resolve(captureInstance, all)
+        .filter(l -> !l.isEmpty())
+        .orElseThrow(() -> CdcErrors.captureInstanceNotFound(captureInstance,
+            CaptureInstanceResolver.candidates(captureInstance, all)));
+    resolvedTable = new TableRef(found.get(0).sourceSchema(), found.get(0).sourceTable());
+    return found;
+  }
+
+  private List<CaptureInstance> helpTable(TableRef t) {
+    return help(SqlText.of(CdcSql.HELP_TABLE, t.schema(), t.table()));
+  }
+
+  private List<CaptureInstance> help(SqlText q) {
+    return call("sys.sp_cdc_help_change_data_capture", () -> {
+      try (PreparedStatement ps = prepare(q); ResultSet rs = firstResultSet(ps)) {
+        List<CaptureInstance> out = new ArrayList<>();
+        while (rs != null && rs.next()) {
+          byte[] start = rs.getBytes("start_lsn");
+          out.add(new CaptureInstance(rs.getString("capture_instance"), rs.getString("source_schema"),
+              rs.getString("source_table"), start == null ? null : Lsn.fromBytes(start),
+              CaptureInstanceResolver.indexColumns(rs.getString("index_column_list")),
+              rs.getObject("create_date", LocalDateTime.class)));
+        }
+        return out;
+      }
+    });
+  }
+
+  @Override
+  public List<CapturedColumn> capturedColumns(String captureInstance) {
+    Identifiers.captureInstance(captureInstance);
+    // Not cached: ALTER COLUMN changes a captured column's type, and the driver's type checks need
+    // the current one. (changes() caches the names only: an instance's columns never change.)
+    // The procedure fails (rather than returning nothing) for an unknown instance or missing rights.
+    List<Object[]> raw = callOr("sys.sp_cdc_get_captured_columns", () -> capturedColumnRows(captureInstance),
+        e -> CdcErrors.captureInstanceNotFound(captureInstance, List.of()));
+    if (raw.isEmpty()) {
+      throw CdcErrors.captureInstanceNotFound(captureInstance, List.of());
+    }
+    TableRef table = new TableRef((String) raw.get(0)[0], (String) raw.get(0)[1]);
+    Map<Integer, Boolean> computed = new HashMap<>();
+    for (TableColumn c : tableColumns(table)) {
+      computed.put(c.columnId(), c.computed());
+    }
+    List<CapturedColumn> out = new ArrayList<>();
+    for (Object[] r : raw) {
+      int columnId = (Integer) r[4];
+      out.add(new CapturedColumn((String) r[2], (Integer) r[3], columnId, (SqlServerType) r[5],
+          computed.getOrDefault(columnId, false)));
+    }
+    out.sort(java.util.Comparator.comparingInt(CapturedColumn::ordinal));
+    return List.copyOf(out);
+  }
+
+  private List<Object[]> capturedColumnRows(String captureInstance) throws SQLException {
+    try (PreparedStatement ps = prepare(SqlText.of(CdcSql.CAPTURED_COLUMNS, captureInstance));
+        ResultSet rs = firstResultSet(ps)) {
+      List<Object[]> out = new ArrayList<>();
+      while (rs != null && rs.next()) {
+        SqlServerType type = new SqlServerType(rs.getString("data_type"),
+            intOr(rs, "character_maximum_length", -1, true), intOr(rs, "numeric_precision", -1, false),
+            intOr(rs, "numeric_scale", -1, false), intOr(rs, "datetime_precision", -1, false));
+        out.add(new Object[] {rs.getString("source_schema"), rs.getString("source_table"), rs.getString("column_name"),
+            rs.getInt("column_ordinal"), rs.getInt("column_id"), type});
+      }
+      return out;
+    }
+  }
+
+  private static int intOr(ResultSet rs, String column, int dflt, boolean maxIsMinusOne) throws SQLException {
+    int v = rs.getInt(column);
+    if (rs.wasNull()) {
+      return dflt;
+    }
+    return maxIsMinusOne && v == -1 ? SqlServerType.MAX_LENGTH : v;
+  }
+
+  @Override
+  public List<DdlEvent> ddlHistory(String captureInstance, Lsn after, Lsn to) {
+    Identifiers.captureInstance(captureInstance);
+    List<Object[]> raw = call("sys.sp_cdc_get_ddl_history", () -> {
+      try (PreparedStatement ps = prepare(SqlText.of(CdcSql.DDL_HISTORY, captureInstance)); ResultSet rs = firstResultSet(ps)) {
+        List<Object[]> out = new ArrayList<>();
+        while (rs != null && rs.next()) {
+          out.add(new Object[] {Lsn.fromBytes(rs.getBytes("ddl_lsn")), rs.getString("ddl_command")});
+        }
+        return out;
+      }
+    });
+    List<DdlEvent> events = new ArrayList<>();
+    for (Object[] r : raw) {
+      Lsn lsn = (Lsn) r[0];
+      if (lsn.isAfter(after) && !lsn.isAfter(to)) {
+        events.add(new DdlEvent(captureInstance, lsn, (String) r[1], commitTimeAtOrBefore(lsn).orElse(null)));
+      }
+    }
+    events.sort(java.util.Comparator.comparing(DdlEvent::lsn));
+    return events;
+  }
+
+  // ---- change rows ------------------------------------------------------------------------
+
+  @Override
+  public List<SplitPoint> splitPoints(String captureInstance, Lsn from, Lsn to, int n) {
+    List<String[]> rows = changeTableRows(captureInstance, "split points of " + captureInstance,
+        SqlText.of(CdcSql.splitPoints(captureInstance, n), from.hex(), to.hex()), 3);
+    List<SplitPoint> out = new ArrayList<>();
+    for (String[] r : rows) {
+      SplitPoint p = new SplitPoint(Lsn.parse(r[0]), Lsn.parse(r[1]), Long.parseLong(r[2]));
+      SplitPoint last = out.isEmpty() ? null : out.get(out.size() - 1);
+      if (last != null && last.bound().equals(p.bound())) {
+        out.set(out.size() - 1, new SplitPoint(last.bound(), last.next(), last.rows() + p.rows()));
+      } else {
+        out.add(p);
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public ChangeCursor changes(ChangeQuery query) {
+    String ci = Identifiers.captureInstance(query.captureInstance());
+    List<String> captured = capturedNames.computeIfAbsent(ci,
+        k -> capturedColumns(k).stream().map(CapturedColumn::name).toList());
+    List<String> selected = new ArrayList<>();
+    int[] positions = new int[query.columns().size()];
+    for (int i = 0; i < positions.length; i++) {
+      String name = query.columns().get(i);
+      positions[i] = captured.contains(name) ? selected.size() : -1;
+      if (positions[i] >= 0) {
+        selected.add(name);
+      }
+    }
+    SqlText utc = utcExpression(query.from(), query.to());
+    SqlText bound = CdcSql.changes(ci, selected, query.includeCommandId(), utc, query.from().hex(), query.to().hex());
+    return changeTableCall(ci, "change rows of " + ci, () -> {
+      resetLockTimeout();
+      PreparedStatement ps = prepare(bound);
+      ps.setFetchSize(query.fetchSize());
+      try {
+        return new JdbcChangeCursor(ps, ps.executeQuery(), positions, e -> translate("reading change rows of " + ci, e));
+      } catch (SQLException e) {
+        ps.close();
+        throw e;
+      }
+    });
+  }
+
+  // ---- the source table -----------------------------------------------------------------
+
+  @Override
+  public SourceTable sourceTable(String captureInstance) {
+    List<CaptureInstance> instances = captureInstances(captureInstance);
+    CaptureInstance named = instances.stream().filter(i -> i.isNamed(captureInstance)).findFirst()
+        .orElse(instances.get(instances.size() - 1));
+    return new SourceTable(new TableRef(named.sourceSchema(), named.sourceTable()), named.indexColumns());
+  }
+
+  @Override
+  public List<TableColumn> tableColumns(TableRef table) {
+    List<TableColumn> out = new ArrayList<>();
+    for (ColumnInfo c : columnInfo(table)) {
+      out.add(new TableColumn(c.name, c.columnId, c.computed, c.collation));
+    }
+    return out;
+  }
+
+  /** A row of {@link CdcSql#TABLE_COLUMNS}. */
+  record ColumnInfo(String name, int columnId, boolean computed, String collation, SqlServerType type) {}
+
+  private List<ColumnInfo> columnInfo(TableRef table) {
+    Identifiers.name("schema", table.schema());
+    Identifiers.name("table", table.table());
+    List<ColumnInfo> out = call("sys.columns of " + table, () -> {
+      try (PreparedStatement ps = prepare(SqlText.of(CdcSql.TABLE_COLUMNS, table.schema(), table.table()));
+          ResultSet rs = ps.executeQuery()) {
+        List<ColumnInfo> cols = new ArrayList<>();
+        while (rs.next()) {
+          cols.add(new ColumnInfo(rs.getString(1), rs.getInt(2), rs.getBoolean(3), rs.getString(4),
+              KeyTypes.declared(rs.getString(5), rs.getInt(6), rs.getInt(7), rs.getInt(8))));
+        }
+        return cols;
+      }
+    });
+    if (out.isEmpty()) {
+      throw CdcErrors.tableNotFound(CdcSql.table(table));
+    }
+    return out;
+  }
+
+  @Override
+  public Optional<List<Object>> keyMinMax(TableRef table, String key, KeyRange range) {
+    List<KeyPredicates.Key> keys = KeyTypes.keys(table, List.of(key), columnInfo(table), !range.isAll());
+    SqlText q = CdcSql.keyMinMax(table, key, KeyPredicates.pieces(keys, range));
+    return call("MIN/MAX of " + table + "." + key, () -> {
+      applySession(TableQuery.Isolation.READ_COMMITTED, lockTimeoutMs);
+      try (PreparedStatement ps = prepare(q); ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return Optional.<List<Object>>empty();
+        }
+        JdbcValues.Reader[] r = JdbcValues.readers(rs.getMetaData(), 1);
+        Object lo = JdbcValues.read(rs, 1, r[0]);
+        Object hi = JdbcValues.read(rs, 2, r[1]);
+        return lo == null && hi == null ? Optional.<List<Object>>empty() : Optional.of(java.util.Arrays.asList(lo, hi));
+      }
+    });
+  }
+
+  @Override
+  public List<List<Object>> keyTiles(TableRef table, List<String> keys, int n) {
+    if (n < 2) {
+      return List.of();
+    }
+    String q = CdcSql.keyTiles(table, keys, n);
+    return call("NTILE key tiles of " + table, () -> {
+      applySession(TableQuery.Isolation.READ_COMMITTED, lockTimeoutMs);
+      try (Statement st = connection().createStatement(); ResultSet rs = st.executeQuery(q)) {
+        JdbcValues.Reader[] r = JdbcValues.readers(rs.getMetaData(), 1);
+        List<List<Object>> out = new ArrayList<>();
+        while (rs.next()) {
+          List<Object> bound = new ArrayList<>();
+          for (int i = 0; i < r.length; i++) {
+            bound.add(JdbcValues.read(rs, i + 1, r[i]));
+          }
+          out.add(java.util.Collections.unmodifiableList(bound));
+        }
+        return out;
+      }
+    });
+  }
+
+  @Override
+  public RowCursor readTable(TableQuery query) {
+    List<KeyPredicates.Key> keys = query.range().isAll()
+        ? List.of()
+        : KeyTypes.keys(query.table(), query.keys(), columnInfo(query.table()), true);
+    SqlText q = CdcSql.readTable(query.table(), query.columns(), KeyPredicates.pieces(keys, query.range()));
+    return call("rows of " + query.table(), () -> {
+      applySession(query.isolation(), query.lockTimeoutMs());
+      PreparedStatement ps = prepare(q);
+      ps.setFetchSize(query.fetchSize());
+      try {
+        return new JdbcRowCursor(ps, ps.executeQuery(), e -> translate("reading " + query.table(), e));
+      } catch (SQLException e) {
+        ps.close();
+        throw e;
+      }
+    });
+  }
+
+  // ---- clock and diagnostics --------------------------------------------------------------
+
+  @Override
+  public String sourceTimeZone() {
+    return clock().optionValue();
+  }
+
+  private ServerClock clock() {
+    if (clock == null) {
+      clock = ClockDetector.detect(sql -> scalar("time zone detection", SqlText.of(sql)));
+    }
+    return clock;
+  }
+
+  @Override
+  public void preflight(String captureInstance) {
+    new Preflight(this, sql -> call("preflight", () -> row(SqlText.of(sql)))).check(captureInstance);
+  }
+
+  @Override
+  public OptionalDouble pingMillis() {
+    long t0 = System.nanoTime();
+    scalar("ping", SqlText.of(CdcSql.PING));
+    return OptionalDouble.of((System.nanoTime() - t0) / 1e6);
+  }
+
+  @Override
+  public OptionalLong networkWaitMillis() {
+    try {
+      String v = call("network wait", () -> {
+        try (PreparedStatement ps = prepare(SqlText.of(CdcSql.NETWORK_WAIT)); ResultSet rs = ps.executeQuery()) {
+          return rs.next() ? rs.getString(1) : "0";
+        }
+      });
+      return OptionalLong.of(Long.parseLong(v));
+    } catch (RuntimeException e) {
+      return OptionalLong.empty();
+    }
+  }
+
+  @Override
+  public void close() {
+    reset();
+  }
+
+  // ---- execution ----------------------------------------------------------------------------
+
+  private Connection connection() throws SQLException {
+    if (connection == null) {
+      connection = factory.open();
+      connection.setAutoCommit(true);
+      sessionPrefix = null;
+    }
+    return connection;
+  }
+
+  private void reset() {
+    JdbcRowCursor.closeQuietly(connection);
+    connection = null;
+    sessionPrefix = null;
+  }
+
+  /** Isolation and lock timeout for a source-table read, sent only when they change. */
+  private void applySession(TableQuery.Isolation isolation, long lockTimeout) throws SQLException {
+    String prefix = CdcSql.sessionPrefix(isolation, lockTimeout);
+    if (!prefix.equals(sessionPrefix)) {
+      try (Statement st = connection().createStatement()) {
+        st.execute(prefix);
+      }
+      sessionPrefix = prefix;
+    }
+  }
+
+  /** Change-table reads are not subject to {@code lockTimeoutMs}: undo a source read's setting. */
+  private void resetLockTimeout() throws SQLException {
+    if (sessionPrefix != null && !sessionPrefix.endsWith("SET LOCK_TIMEOUT -1;")) {
+      applySession(TableQuery.Isolation.READ_COMMITTED, -1);
+    }
+  }
+
+  private PreparedStatement prepare(SqlText q) throws SQLException {
+    PreparedStatement ps = connection().prepareStatement(q.sql());
+    for (int i = 0; i < q.params().size(); i++) {
+      ps.setString(i + 1, q.params().get(i));
+    }
+    return ps;
+  }
+
+  /** The first result set of a procedure call, skipping row counts; null when it returns none. */
+  private static ResultSet firstResultSet(PreparedStatement ps) throws SQLException {
+    boolean isResult = ps.execute();
+    while (true) {
+      if (isResult) {
+        return ps.getResultSet();
+      }
+      if (ps.getUpdateCount() == -1) {
+        return null;
+      }
+      isResult = ps.getMoreResults();
+    }
+  }
+
+  private <T> T call(String what, DriverRetry.SqlCall<T> body) {
+    return callOr(what, body, e -> translate(what, e));
+  }
+
+  /** Runs {@code body} with retries; a non-transient failure becomes {@code onFailure}'s exception. */
+  private <T> T callOr(String what, DriverRetry.SqlCall<T> body, java.util.function.Function<SQLException, RuntimeException> onFailure) {
+    try {
+      return retry.run(what, body, this::reset);
+    } catch (SQLException e) {
+      throw onFailure.apply(e);
+    }
+  }
+
+  /** Like {@link #call}, but a failure may be a missing grant on the change table (probe Q28). */
+  private <T> T changeTableCall(String captureInstance, String what, DriverRetry.SqlCall<T> body) {
+    try {
+      return retry.run(what, body, this::reset);
+    } catch (SQLException e) {
+      SqlServerErrors.Kind kind = SqlServerErrors.classify(e);
+      if (kind == SqlServerErrors.Kind.INVALID_COLUMN) {
+        throw CdcErrors.commandIdMissing(captureInstance);
+      }
+      if (kind == SqlServerErrors.Kind.PERMISSION || kind == SqlServerErrors.Kind.MISSING_OBJECT) {
+        probePermission(captureInstance);
+      }
+      throw translate(what, e);
+    }
+  }
+
+  private List<String[]> changeTableRows(String captureInstance, String what, SqlText q, int width) {
+    return changeTableCall(captureInstance, what, () -> {
+      resetLockTimeout();
+      return readRows(q, width);
+    });
+  }
+
+  /** Q28: throws the permission error naming the GRANT when the login cannot read the change table. */
+  private void probePermission(String captureInstance) {
+    String table = CdcSql.changeTable(captureInstance);
+    String[] r = call("permission probe", () -> row(SqlText.of(CdcSql.PERMISSION_PROBE, captureInstance, table)));
+    if (r[0] == null) {
+      throw CdcErrors.captureInstanceNotReady(captureInstance);
+    }
+    if (r[0].equals("0")) {
+      String user;
+      try {
+        user = Identifiers.quote(r[1]);
+      } catch (RuntimeException e) {
+        user = "<user>";
+      }
+      throw CdcErrors.missingGrant("change table " + table, "GRANT SELECT ON " + table + " TO " + user + ";");
+    }
+  }
+
+  private RuntimeException translate(String what, SQLException e) {
+    SqlServerErrors.Kind kind = SqlServerErrors.classify(e);
+    if (kind == SqlServerErrors.Kind.PERMISSION) {
+      return CdcErrors.missingGrant(what, "the SELECT right the message names (" + SqlServerErrors.describe(e) + ")");
+    }
+    if (kind == SqlServerErrors.Kind.TRANSIENT) {
+      return CdcErrors.sourceUnavailable(what, 1, SqlServerErrors.describe(e), e);
+    }
+    return CdcErrors.statementFailed(what, SqlServerErrors.describe(e), e);
+  }
+
+  private String scalar(String what, SqlText q) {
+    return call(what, () -> row(q)[0]);
+  }
+
+  private String[] row(SqlText q) throws SQLException {
+    List<String[]> rows = readRows(q, -1);
+    return rows.isEmpty() ? new String[] {null, null, null} : rows.get(0);
+  }
+
+  private List<String[]> rows(String what, SqlText q, int width) {
+    return call(what, () -> readRows(q, width));
+  }
+
+  private List<String[]> readRows(SqlText q, int width) throws SQLException {
+    try (PreparedStatement ps = prepare(q); ResultSet rs = ps.executeQuery()) {
+      int n = width > 0 ? width : rs.getMetaData().getColumnCount();
+      List<String[]> out = new ArrayList<>();
+      while (rs.next()) {
+        String[] r = new String[Math.max(n, 3)];
+        for (int i = 0; i < n; i++) {
+          r[i] = rs.getString(i + 1);
+        }
+        out.add(r);
+      }
+      return out;
+    }
+  }
+
+  private static Optional<Lsn> lsn(String hex) {
+    return hex == null ? Optional.empty() : Optional.of(Lsn.parse(hex));
+  }
+}

@@ -1,0 +1,65 @@
+package io.mssqlcdc.client.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mssqlcdc.client.TableRef;
+import io.mssqlcdc.errors.CdcConfigException;
+import io.mssqlcdc.types.SqlServerType;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class KeyTypesTest {
+  private static final TableRef T = new TableRef("dbo", "t");
+
+  @Test
+  void declaredTypesFromSysColumns() {
+    assertThat(KeyTypes.declared("nvarchar", 100, 0, 0).declaration()).isEqualTo("nvarchar(50)");
+    assertThat(KeyTypes.declared("varchar", -1, 0, 0).declaration()).isEqualTo("varchar(max)");
+    assertThat(KeyTypes.declared("decimal", 9, 18, 2).declaration()).isEqualTo("decimal(18,2)");
+    assertThat(KeyTypes.declared("datetime2", 8, 27, 7).declaration()).isEqualTo("datetime2(7)");
+    assertThat(KeyTypes.declared("binary", 16, 0, 0).declaration()).isEqualTo("binary(16)");
+    assertThat(KeyTypes.declared("int", 4, 10, 0).declaration()).isEqualTo("int");
+    assertThat(KeyTypes.bindable(SqlServerType.temporal("time", 7))).isNull();
+    assertThat(KeyTypes.bindable(SqlServerType.of("sql_variant"))).isNull();
+    assertThat(KeyTypes.bindable(SqlServerType.of("uniqueidentifier"))).isEqualTo("uniqueidentifier");
+  }
+
+  @Test
+  void keysGetTypesAndCollations() {
+    List<SqlCdcClient.ColumnInfo> cols = List.of(
+        new SqlCdcClient.ColumnInfo("region", 1, false, "Latin1_General_CI_AS", KeyTypes.declared("varchar", 10, 0, 0)),
+        new SqlCdcClient.ColumnInfo("id", 2, false, null, KeyTypes.declared("bigint", 8, 19, 0)));
+    assertThat(KeyTypes.keys(T, List.of("region", "id"), cols, true)).containsExactly(
+        new KeyPredicates.Key("region", "varchar(10)", "Latin1_General_CI_AS"), new KeyPredicates.Key("id", "bigint", null));
+  }
+
+  @Test
+  void unbindableKeysAreRefusedOnlyWhenBoundsAreNeeded() {
+    List<SqlCdcClient.ColumnInfo> cols = List.of(
+        new SqlCdcClient.ColumnInfo("at", 1, false, null, KeyTypes.declared("time", 5, 16, 7)),
+        new SqlCdcClient.ColumnInfo("ts", 2, false, null, KeyTypes.declared("datetime2", 8, 27, 7)),
+        new SqlCdcClient.ColumnInfo("id", 3, false, null, KeyTypes.declared("int", 4, 10, 0)));
+    assertThat(KeyTypes.keys(T, List.of("at"), cols, false)).hasSize(1);
+    assertThatThrownBy(() -> KeyTypes.keys(T, List.of("at"), cols, true)).isInstanceOf(CdcConfigException.class)
+        .hasMessageContaining("dbo.t's key [at] cannot be read in ranges (at is time(7)");
+    assertThatThrownBy(() -> KeyTypes.keys(T, List.of("ts", "id"), cols, true))
+        .hasMessageContaining("ts is datetime2(7) and not the last key column");
+    assertThat(KeyTypes.keys(T, List.of("id", "ts"), cols, true)).hasSize(2);
+    assertThatThrownBy(() -> KeyTypes.keys(T, List.of("gone"), cols, false))
+        .hasMessageContaining("the table has no column gone now");
+  }
+
+  @Test
+  void valueReadersFollowTheDocumentedJavaTypes() {
+    assertThat(JdbcValues.readerFor("tinyint")).isEqualTo(JdbcValues.Reader.SHORT);
+    assertThat(JdbcValues.readerFor("int identity")).isEqualTo(JdbcValues.Reader.INT);
+    assertThat(JdbcValues.readerFor("money")).isEqualTo(JdbcValues.Reader.DECIMAL);
+    assertThat(JdbcValues.readerFor("smalldatetime")).isEqualTo(JdbcValues.Reader.DATETIME);
+    assertThat(JdbcValues.readerFor("time")).isEqualTo(JdbcValues.Reader.TIME);
+    assertThat(JdbcValues.readerFor("uniqueidentifier")).isEqualTo(JdbcValues.Reader.GUID);
+    assertThat(JdbcValues.readerFor("xml")).isEqualTo(JdbcValues.Reader.STRING);
+    assertThat(JdbcValues.readerFor("timestamp")).isEqualTo(JdbcValues.Reader.BYTES);
+    assertThat(JdbcValues.utc("2026-09-28T14:03:12")).hasToString("2026-09-28T14:03:12Z");
+  }
+}

@@ -1,0 +1,133 @@
+package io.mssqlcdc.it;
+
+import static org.awaitility.Awaitility.await;
+
+import io.mssqlcdc.client.CdcClient;
+import io.mssqlcdc.client.contract.ContractHistory;
+import io.mssqlcdc.client.jdbc.SqlCdcClient;
+import io.mssqlcdc.lsn.Lsn;
+import io.mssqlcdc.options.CdcReaderOptions;
+import io.mssqlcdc.options.Identifiers;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@link ContractHistory} on a real SQL Server: creates the tables, enables CDC, commits
+ * transactions and runs CDC cleanup through a sysadmin connection; {@link #client()} reads them
+ * through {@link SqlCdcClient}. Every method returns only once capture has processed what it did,
+ * found by polling (Awaitility), never by sleeping a fixed time.
+ */
+public final class SqlServerContractHistory implements ContractHistory {
+  static final Duration CAPTURE_WAIT = Duration.ofSeconds(90);
+
+  private final ItServer server;
+  private final SqlCdcClient client;
+
+  public SqlServerContractHistory(ItServer server) {
+    this.server = server;
+    this.client = SqlCdcClient.open(CdcReaderOptions.parse(
+        Map.of("captureInstance", "dbo_any", "connectionString", server.url()), CdcReaderOptions.Reader.STREAM));
+  }
+
+  @Override
+  public String createTrackedTable(String table) {
+    server.exec("CREATE TABLE dbo." + Identifiers.quote(table)
+        + " (id INT NOT NULL PRIMARY KEY, name NVARCHAR(50) NULL, amount DECIMAL(18,2) NULL)");
+    server.exec("EXEC sys.sp_cdc_enable_table @source_schema = N'dbo', @source_name = ?, @role_name = NULL,"
+        + " @supports_net_changes = 0", table);
+    String ci = "dbo_" + table;
+    awaitInstanceReady(ci);
+    return ci;
+  }
+
+  @Override
+  public Lsn commit(String table, List<RowOp> ops) {
+    String ci = "dbo_" + table;
+    String before = lastChange(ci);
+    try (Connection c = server.connect()) {
+      c.setAutoCommit(false);
+      for (RowOp op : ops) {
+        apply(c, table, op);
+      }
+      c.commit();
+    } catch (SQLException e) {
+      throw new IllegalStateException("commit on " + table + " failed: " + e.getMessage(), e);
+    }
+    String[] after = new String[1];
+    await("capture processes the commit on " + table).atMost(CAPTURE_WAIT).pollInterval(Duration.ofMillis(200))
+        .until(() -> {
+          after[0] = lastChange(ci);
+          return after[0] != null && (before == null || after[0].compareTo(before) > 0);
+        });
+    Lsn lsn = Lsn.parse(after[0]);
+    await("max_lsn reaches " + lsn).atMost(CAPTURE_WAIT).pollInterval(Duration.ofMillis(200))
+        .until(() -> client.maxLsn().map(m -> m.compareTo(lsn) >= 0).orElse(false));
+    return lsn;
+  }
+
+  private static void apply(Connection c, String table, RowOp op) throws SQLException {
+    String t = "dbo." + Identifiers.quote(table);
+    String sql = switch (op.kind()) {
+      case INSERT -> "INSERT INTO " + t + " (id, name, amount) VALUES (?, ?, ?)";
+      case UPDATE -> "UPDATE " + t + " SET name = ?, amount = ? WHERE id = ?";
+      case DELETE -> "DELETE FROM " + t + " WHERE id = ?";
+    };
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      switch (op.kind()) {
+        case INSERT -> {
+          ps.setInt(1, op.id());
+          ps.setString(2, op.name());
+          ps.setBigDecimal(3, op.amount());
+        }
+        case UPDATE -> {
+          ps.setString(1, op.name());
+          ps.setBigDecimal(2, op.amount());
+          ps.setInt(3, op.id());
+        }
+        case DELETE -> ps.setInt(1, op.id());
+      }
+      ps.executeUpdate();
+    }
+  }
+
+  @Override
+  public void addCaptureInstance(String table, String name, List<String> columns) {
+    server.exec("EXEC sys.sp_cdc_enable_table @source_schema = N'dbo', @source_name = ?, @role_name = NULL,"
+        + " @capture_instance = ?, @captured_column_list = ?, @supports_net_changes = 0",
+        table, name, String.join(", ", columns.stream().map(Identifiers::quote).toList()));
+    awaitInstanceReady(name);
+  }
+
+  @Override
+  public void cleanup(String captureInstance, Lsn lowWatermark) {
+    server.exec("DECLARE @l binary(10) = CONVERT(binary(10), ?, 1);"
+        + " EXEC sys.sp_cdc_cleanup_change_table @capture_instance = ?, @low_water_mark = @l, @threshold = 100000",
+        lowWatermark.hex(), captureInstance);
+  }
+
+  @Override
+  public CdcClient client() {
+    return client;
+  }
+
+  @Override
+  public void close() {
+    client.close();
+  }
+
+  private String lastChange(String ci) {
+    return server.scalar("SELECT CONVERT(varchar(22), MAX([__$start_lsn]), 1) FROM cdc." + Identifiers.quote(ci + "_CT"));
+  }
+
+  private void awaitInstanceReady(String ci) {
+    await("capture processes the enable of " + ci).atMost(CAPTURE_WAIT).pollInterval(Duration.ofMillis(250))
+        .until(() -> {
+          String min = server.scalar("SELECT CONVERT(varchar(22), sys.fn_cdc_get_min_lsn(?), 1)", ci);
+          return min != null && !Lsn.parse(min).isZero();
+        });
+  }
+}
