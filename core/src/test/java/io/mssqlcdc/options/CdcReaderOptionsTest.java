@@ -168,6 +168,7 @@ class CdcReaderOptionsTest {
     assertThat(o.fetchSize()).isEqualTo(500);
     assertThat(o.sourceTimeZone()).isEqualTo("E. South America Standard Time");
     assertThat(o.lockTimeoutMs()).isZero();
+    assertThat(stream("sourceTimeZone", "UTC-03:00").sourceTimeZone()).isEqualTo("UTC-03:00");
     assertThat(stream("startingLsn", "LATEST").startingLsn()).isEqualTo(StartingPosition.LATEST);
     assertThat(parse(Reader.SNAPSHOT, "isolationLevel", "SNAPSHOT").isolationLevel()).isEqualTo(Isolation.SNAPSHOT);
   }

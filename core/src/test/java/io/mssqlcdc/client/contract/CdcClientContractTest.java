@@ -50,7 +50,9 @@ public abstract class CdcClientContractTest {
 
   @AfterEach
   void closeHistory() {
-    history.close();
+    if (history != null) {
+      history.close();
+    }
   }
 
   /** A table name unique within this JVM run. */
