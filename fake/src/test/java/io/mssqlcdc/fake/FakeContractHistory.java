@@ -15,12 +15,12 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /** The contract history on a fresh fake database in a temporary directory. */
-final class FakeContractHistory implements ContractHistory {
+public final class FakeContractHistory implements ContractHistory {
   private final Path dir;
   private final FakeCdcDatabase db;
   private final FakeCdcClient client;
 
-  FakeContractHistory() {
+  public FakeContractHistory() {
     try {
       dir = Files.createTempDirectory("fake-contract");
     } catch (IOException e) {

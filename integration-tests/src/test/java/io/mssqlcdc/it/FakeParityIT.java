@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mssqlcdc.client.contract.ContractHistory;
 import io.mssqlcdc.client.contract.ContractHistory.RowOp;
+import io.mssqlcdc.fake.FakeContractHistory;
 import io.mssqlcdc.lsn.Lsn;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,30 +18,30 @@ import org.junit.jupiter.api.Test;
  */
 class FakeParityIT {
 
-  /**
-   * TODO(fake-parity): return the fake's {@link ContractHistory} once {@code io.mssqlcdc.fake}
-   * publishes one (its writer API is being written in parallel); until then the test is skipped
-   * after checking the SQL Server side alone.
-   */
-  static final Supplier<ContractHistory> FAKE_HISTORY = () -> null;
+  /** The fake's history: a fresh fake database in a temporary directory. */
+  static final Supplier<ContractHistory> FAKE_HISTORY = FakeContractHistory::new;
 
   private static final String TABLE = "parity";
 
+  /** What both must read back for {@link #run}: SQL Server's behaviour, pinned. */
+  static final List<String> EXPECTED = List.of(
+      "c0 op2 s0 [1, a, 1.00]", "c0 op2 s1 [2, b, 2.00]",
+      "c1 op3 s2 [1, a, 1.00]", "c1 op4 s2 [1, a2, 1.50]", "c1 op1 s3 [2, b, 2.00]",
+      "c2 op2 s4 [3, c, null]");
+
+  /** Runs here, without a server: the fake reads the script back as SQL Server does. */
   @Test
-  void fakeAndSqlServerAgree() {
-    String table = ItTables.unique(TABLE);
-    List<String> onServer;
-    try (ContractHistory server = new SqlServerContractHistory(ItServer.get())) {
-      onServer = run(server, table);
+  void fakeMatchesTheScript() {
+    try (ContractHistory fake = FAKE_HISTORY.get()) {
+      assertThat(run(fake, ItTables.unique(TABLE))).isEqualTo(EXPECTED);
     }
-    assertThat(onServer).containsExactly(
-        "c0 op2 s0 [1, a, 1.00]", "c0 op2 s1 [2, b, 2.00]",
-        "c1 op3 s2 [1, a, 1.00]", "c1 op4 s2 [1, a2, 1.50]", "c1 op1 s3 [2, b, 2.00]",
-        "c2 op2 s4 [3, c, null]");
-    ContractHistory fake = FAKE_HISTORY.get();
-    Assumptions.assumeTrue(fake != null, "TODO(fake-parity): the fake's ContractHistory is not wired in yet");
-    try (fake) {
-      assertThat(run(fake, table)).isEqualTo(onServer);
+  }
+
+  /** Needs a server (skipped otherwise): SQL Server reads the script back as pinned. */
+  @Test
+  void sqlServerMatchesTheScript() {
+    try (ContractHistory server = new SqlServerContractHistory(ItServer.get())) {
+      assertThat(run(server, ItTables.unique(TABLE))).isEqualTo(EXPECTED);
     }
   }
 
