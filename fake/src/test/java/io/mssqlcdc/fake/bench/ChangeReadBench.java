@@ -131,6 +131,15 @@ public final class ChangeReadBench {
     StringBuilder out = new StringBuilder();
     out.append(String.format(Locale.ROOT, "ChangeReadBench: %,d rows x 6 columns in %d commits (written in %,d ms),"
         + " median of %d rounds after 2 warm-up rounds%n", rows, COMMITS, writeMs, rounds));
+    long[] opens = new long[50];
+    for (int i = 0; i < opens.length; i++) {
+      long t0 = System.nanoTime();
+      try (FakeCdcClient client = FakeCdcClient.open(dir)) {
+        client.maxLsn();
+      }
+      opens[i] = System.nanoTime() - t0;
+    }
+    out.append(String.format(Locale.ROOT, "  open + maxLsn: %.0f us (median of %d)%n", median(opens) / 1000, opens.length));
     double base = median(ns[0]);
     double conv = median(ns[1]);
     for (int v = 0; v < variants.length; v++) {
