@@ -231,6 +231,11 @@ class FakeCdcDatabaseTest {
         .isInstanceOf(CdcConfigException.class)
         .hasMessageContaining("Capture instance 'dbo_orders' not found");
     assertThat(dir.resolve("changes").toFile().list()).hasSize(0);
+    assertThatThrownBy(() -> client.captureInstances("dbo_orders_v9"))
+        .isInstanceOf(CdcConfigException.class)
+        .hasMessage("MSSQL_CDC-112: Capture instance 'dbo_orders_v9' not found, or the login lacks SELECT on its source"
+            + " columns (or membership in its gating role). Capture instances of what may be its table: orders_v2; if"
+            + " 'dbo_orders_v9' was disabled, set captureInstance to the newer one.");
   }
 
   @Test
