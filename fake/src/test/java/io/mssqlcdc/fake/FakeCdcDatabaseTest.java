@@ -279,6 +279,22 @@ class FakeCdcDatabaseTest {
   }
 
   @Test
+  void filesOfACommitThatDiedBeforeItsCommitPointAreInvisible() throws Exception {
+    String ci = db.enableCdc("dbo", "orders");
+    Lsn l1 = db.commit(tx -> tx.insert("orders", row("order_id", 1)));
+    // what a writer killed mid-commit leaves: a half-written temp file and an unreferenced segment
+    Files.writeString(dir.resolve("tmp").resolve("dead.tmp"), "half");
+    Files.createDirectories(dir.resolve("changes/1"));
+    Files.writeString(dir.resolve("changes/1/0000002A000001000021.seg"), "garbage");
+    try (FakeCdcClient other = FakeCdcClient.open(dir)) {
+      assertThat(other.maxLsn()).contains(l1);
+      assertThat(rows(ci, Lsn.ZERO, Lsn.MAX, "order_id")).hasSize(1);
+    }
+    Lsn l2 = db.commit(tx -> tx.insert("orders", row("order_id", 2)));
+    assertThat(rows(ci, Lsn.ZERO, l2, "order_id")).extracting(r -> r[3]).containsExactly(1, 2);
+  }
+
+  @Test
   void theProviderOpensTheFakeForBackendFake() {
     CdcReaderOptions options = CdcReaderOptions.parse(
         Map.of("captureInstance", "dbo_orders", "backend", "fake", "fakePath", dir.toString()),
