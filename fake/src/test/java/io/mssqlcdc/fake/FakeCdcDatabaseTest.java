@@ -111,7 +111,7 @@ class FakeCdcDatabaseTest {
     }
     assertThatThrownBy(() -> db.serverTimeZone("Mars/Olympus"))
         .isInstanceOf(CdcConfigException.class)
-        .hasMessage("MSSQL_CDC-100: Invalid server time zone 'Mars/Olympus': use an IANA zone id such as 'UTC' or"
+        .hasMessage("MSSQL_CDC-100: Invalid time zone 'Mars/Olympus': use an IANA zone id such as 'UTC' or"
             + " 'America/Sao_Paulo', or a fixed offset such as 'UTC-03:00'.");
   }
 
@@ -127,13 +127,13 @@ class FakeCdcDatabaseTest {
   void valuesAreCoercedToTheirColumnsJavaClass() {
     db.createTable("dbo", "wide", "id bigint", "tiny tinyint", "small smallint", "flag bit", "price money",
         "d date", "t datetime2(3)", "o datetimeoffset(2)", "tm time(7)", "g uniqueidentifier", "b varbinary(4)",
-        "r real", "f float", "total decimal(18,2) computed").key("id");
+        "r real", "f float", "total decimal(18,2) computed", "big decimal(38,0)").key("id");
     String ci = db.enableCdc("dbo", "wide");
     UUID guid = UUID.fromString("6f9619ff-8b86-d011-b42d-00c04fc964ff");
     Lsn l = db.commit(tx -> tx.insert("wide", row("id", 7, "tiny", 255, "small", 12, "flag", 1, "price", 3,
         "d", "2026-01-02", "t", LocalDateTime.parse("2026-01-02T03:04:05.123456"),
         "o", "2026-01-02T03:04:05.129+02:00", "tm", "10:11:12.5", "g", guid, "b", new byte[] {1, 2},
-        "r", 1.5, "f", 2, "total", new BigDecimal("1.00"))));
+        "r", 1.5, "f", 2, "total", new BigDecimal("1.00"), "big", "12345678901234567890123456789")));
     Object[] r = rows(ci, l, l, "id", "tiny", "small", "flag", "price", "d", "t", "o", "tm", "g", "b", "r", "f", "total")
         .get(0);
     assertThat(r[3]).isEqualTo(7L);
@@ -151,6 +151,11 @@ class FakeCdcDatabaseTest {
     assertThat(r[15]).isEqualTo(2.0d);
     assertThat(r[16]).as("computed columns are NULL in change rows").isNull();
     assertThat(client.capturedColumns(ci).get(13).computed()).isTrue();
+    Object[] skipped = rows(ci, l, l, "big", "f", "missing").get(0);
+    assertThat(skipped[3]).as("decoded after skipping every other type")
+        .isEqualTo(new BigDecimal("12345678901234567890123456789"));
+    assertThat(skipped[4]).isEqualTo(2.0d);
+    assertThat(skipped[5]).as("a column the instance does not capture reads as NULL").isNull();
   }
 
   @Test
@@ -226,6 +231,11 @@ class FakeCdcDatabaseTest {
         .isInstanceOf(CdcConfigException.class)
         .hasMessageContaining("Capture instance 'dbo_orders' not found");
     assertThat(dir.resolve("changes").toFile().list()).hasSize(0);
+    assertThatThrownBy(() -> client.captureInstances("dbo_orders_v9"))
+        .isInstanceOf(CdcConfigException.class)
+        .hasMessage("MSSQL_CDC-112: Capture instance 'dbo_orders_v9' not found, or the login lacks SELECT on its source"
+            + " columns (or membership in its gating role). Capture instances of what may be its table: orders_v2; if"
+            + " 'dbo_orders_v9' was disabled, set captureInstance to the newer one.");
   }
 
   @Test
@@ -269,6 +279,22 @@ class FakeCdcDatabaseTest {
   }
 
   @Test
+  void filesOfACommitThatDiedBeforeItsCommitPointAreInvisible() throws Exception {
+    String ci = db.enableCdc("dbo", "orders");
+    Lsn l1 = db.commit(tx -> tx.insert("orders", row("order_id", 1)));
+    // what a writer killed mid-commit leaves: a half-written temp file and an unreferenced segment
+    Files.writeString(dir.resolve("tmp").resolve("dead.tmp"), "half");
+    Files.createDirectories(dir.resolve("changes/1"));
+    Files.writeString(dir.resolve("changes/1/0000002A000001000021.seg"), "garbage");
+    try (FakeCdcClient other = FakeCdcClient.open(dir)) {
+      assertThat(other.maxLsn()).contains(l1);
+      assertThat(rows(ci, Lsn.ZERO, Lsn.MAX, "order_id")).hasSize(1);
+    }
+    Lsn l2 = db.commit(tx -> tx.insert("orders", row("order_id", 2)));
+    assertThat(rows(ci, Lsn.ZERO, l2, "order_id")).extracting(r -> r[3]).containsExactly(1, 2);
+  }
+
+  @Test
   void theProviderOpensTheFakeForBackendFake() {
     CdcReaderOptions options = CdcReaderOptions.parse(
         Map.of("captureInstance", "dbo_orders", "backend", "fake", "fakePath", dir.toString()),
@@ -276,7 +302,24 @@ class FakeCdcDatabaseTest {
     try (CdcClient c = CdcClients.open(options)) {
       assertThat(c).isInstanceOf(FakeCdcClient.class);
       assertThat(c.maxLsn()).isEmpty();
+      assertThat(c.sourceTimeZone()).isEqualTo("UTC");
     }
+    Lsn l = db.idleAt(LocalDateTime.parse("2026-01-01T00:00:00"));
+    CdcReaderOptions shipped = CdcReaderOptions.parse(Map.of("captureInstance", "dbo_orders", "backend", "fake",
+        "fakePath", dir.toString(), "sourceTimeZone", "America/Sao_Paulo"), CdcReaderOptions.Reader.STREAM);
+    try (CdcClient c = CdcClients.open(shipped)) {
+      assertThat(c.sourceTimeZone()).isEqualTo("America/Sao_Paulo");
+      assertThat(c.commitTime(l)).contains(Instant.parse("2026-01-01T03:00:00Z"));
+      assertThatThrownBy(() -> c.preflight("dbo_nope"))
+          .isInstanceOf(CdcConfigException.class)
+          .hasMessageContaining("Capture instance 'dbo_nope' not found");
+    }
+    CdcReaderOptions windows = CdcReaderOptions.parse(Map.of("captureInstance", "dbo_orders", "backend", "fake",
+        "fakePath", dir.toString(), "sourceTimeZone", "E. South America Standard Time"), CdcReaderOptions.Reader.STREAM);
+    assertThatThrownBy(() -> CdcClients.open(windows))
+        .isInstanceOf(CdcConfigException.class)
+        .hasMessage("MSSQL_CDC-100: Invalid time zone 'E. South America Standard Time': use an IANA zone id such as"
+            + " 'UTC' or 'America/Sao_Paulo', or a fixed offset such as 'UTC-03:00'.");
   }
 
   @Test
