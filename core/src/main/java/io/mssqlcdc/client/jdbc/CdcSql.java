@@ -150,20 +150,26 @@ public final class CdcSql {
 
   /**
    * Q11. Commit-aligned tiles of an LSN range: NTILE over the change rows by
-   * {@code __$start_lsn}, one row per tile with its largest LSN (bound), the increment of it
-   * (where the next range starts) and its row count; ordered by bound. The client merges tiles
-   * sharing a bound. Parameters: from, to.
+   * {@code __$start_lsn}; each commit goes whole to the first tile holding one of its rows
+   * ({@code MIN(g)} per commit), so a commit straddling two tiles stays in the first and the row
+   * counts are those of the commit-aligned ranges the reader will read (the reference counted
+   * rows per raw tile, which misreports a straddled pair). One row per tile that keeps a commit:
+   * its largest LSN (bound), the increment of it (where the next range starts) and its rows;
+   * ordered by bound. A tile wholly inside one commit keeps none and disappears. Parameters:
+   * from, to.
    */
   public static String splitPoints(String captureInstance, int n) {
     if (n < 1) {
       throw new IllegalArgumentException("n must be at least 1, not " + n);
     }
-    return "SELECT CONVERT(varchar(22), MAX(x.[__$start_lsn]), 1) AS b,"
-        + " CONVERT(varchar(22), sys.fn_cdc_increment_lsn(MAX(x.[__$start_lsn])), 1) AS n, COUNT_BIG(*) AS r"
+    return "SELECT CONVERT(varchar(22), MAX(y.l), 1) AS b,"
+        + " CONVERT(varchar(22), sys.fn_cdc_increment_lsn(MAX(y.l)), 1) AS n, SUM(y.r) AS r"
+        + " FROM (SELECT x.[__$start_lsn] AS l, MIN(x.g) AS g, COUNT_BIG(*) AS r"
         + " FROM (SELECT [__$start_lsn], NTILE(" + n + ") OVER (ORDER BY [__$start_lsn]) AS g"
         + " FROM " + changeTable(captureInstance)
         + " WHERE [__$start_lsn] BETWEEN CONVERT(binary(10), ?, 1) AND CONVERT(binary(10), ?, 1)) x"
-        + " GROUP BY x.g ORDER BY b";
+        + " GROUP BY x.[__$start_lsn]) y"
+        + " GROUP BY y.g ORDER BY b";
   }
 
   /**

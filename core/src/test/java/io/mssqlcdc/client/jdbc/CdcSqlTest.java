@@ -66,12 +66,14 @@ class CdcSqlTest {
   @Test
   void splitPointsTileTheChangeTable() {
     assertThat(CdcSql.splitPoints("dbo_orders", 4)).isEqualTo(
-        "SELECT CONVERT(varchar(22), MAX(x.[__$start_lsn]), 1) AS b,"
-            + " CONVERT(varchar(22), sys.fn_cdc_increment_lsn(MAX(x.[__$start_lsn])), 1) AS n, COUNT_BIG(*) AS r"
+        "SELECT CONVERT(varchar(22), MAX(y.l), 1) AS b,"
+            + " CONVERT(varchar(22), sys.fn_cdc_increment_lsn(MAX(y.l)), 1) AS n, SUM(y.r) AS r"
+            + " FROM (SELECT x.[__$start_lsn] AS l, MIN(x.g) AS g, COUNT_BIG(*) AS r"
             + " FROM (SELECT [__$start_lsn], NTILE(4) OVER (ORDER BY [__$start_lsn]) AS g"
             + " FROM cdc.[dbo_orders_CT]"
             + " WHERE [__$start_lsn] BETWEEN CONVERT(binary(10), ?, 1) AND CONVERT(binary(10), ?, 1)) x"
-            + " GROUP BY x.g ORDER BY b");
+            + " GROUP BY x.[__$start_lsn]) y"
+            + " GROUP BY y.g ORDER BY b");
   }
 
   @Test
