@@ -80,6 +80,14 @@ class SnapshotBatchTest {
   }
 
   @Test
+  void copiesOfTheScanNodeShareOneBatchSoAQueryStampsAndCutsOnce() {
+    Scan scan = scan("numPartitions", "3");
+    Batch batch = scan.toBatch();
+    assertThat(scan.toBatch()).isSameAs(batch);
+    assertThat(scan.toBatch().planInputPartitions()).isEqualTo(batch.planInputPartitions());
+  }
+
+  @Test
   void partitionsCarryIsolationLockTimeoutAndFetchSize() {
     InputPartition[] parts = scan("numPartitions", "2", "isolationLevel", "SNAPSHOT", "lockTimeoutMs", "500",
         "fetchSize", "7").toBatch().planInputPartitions();
