@@ -3,6 +3,7 @@ package io.mssqlcdc.connector.snapshot;
 import io.mssqlcdc.client.CdcClient;
 import io.mssqlcdc.client.CdcClients;
 import io.mssqlcdc.client.TableQuery;
+import io.mssqlcdc.errors.CdcConfigException;
 import io.mssqlcdc.options.CdcReaderOptions;
 import java.util.List;
 import org.apache.spark.sql.SparkSession;
@@ -44,12 +45,15 @@ final class SnapshotBatch implements Batch {
         o.captureInstance(), SnapshotSchema.capturedNames(schema, o.includeCommandId(), chunked), o.snapshotLsn(),
         options.keys(), options.chunks(), numPartitions(o));
     SnapshotPlan plan;
+    CdcReaderOptions forExecutors;
     try (CdcClient client = CdcClients.open(o)) {
       plan = new SnapshotPlanner(client).plan(request);
+      forExecutors = withDetectedTimeZone(o, client);
     }
     LOG.info("mssql_cdc_snapshot: {} stamped {} ({}), {} partition(s).", plan.table(), plan.stamp().lsn(),
         plan.stamp().commitTs(), plan.ranges().size());
-    SnapshotRead read = new SnapshotRead(o, schema, o.captureInstance(), plan.stamp(), plan.columns(), chunked);
+    SnapshotRead read =
+        new SnapshotRead(forExecutors, schema, o.captureInstance(), plan.stamp(), plan.columns(), chunked);
     List<PlannedRange> ranges = plan.ranges();
     InputPartition[] out = new InputPartition[ranges.size()];
     for (int i = 0; i < out.length; i++) {
@@ -59,6 +63,24 @@ final class SnapshotBatch implements Batch {
       out[i] = new SnapshotInputPartition(i, read, query, r.chunk());
     }
     return out;
+  }
+
+  /**
+   * The options executors open their clients with: {@code sourceTimeZone} pinned to the zone the
+   * driver's client uses, so that executors never detect it (CdcClient#sourceTimeZone).
+   */
+  private static CdcReaderOptions withDetectedTimeZone(CdcReaderOptions o, CdcClient client) {
+    if (o.isSet(CdcReaderOptions.SOURCE_TIME_ZONE)) {
+      return o;
+    }
+    String zone = client.sourceTimeZone();
+    try {
+      return o.with(CdcReaderOptions.SOURCE_TIME_ZONE, zone);
+    } catch (CdcConfigException e) {
+      // A zone the option does not accept (e.g. UTC+02:00): executors detect it themselves.
+      LOG.debug("mssql_cdc_snapshot: executors detect the source time zone: {}", e.getMessage());
+      return o;
+    }
   }
 
   private static int numPartitions(CdcReaderOptions o) {

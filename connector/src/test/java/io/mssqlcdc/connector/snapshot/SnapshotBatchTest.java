@@ -97,6 +97,8 @@ class SnapshotBatchTest {
     assertThat(q.lockTimeoutMs()).isEqualTo(500);
     assertThat(q.fetchSize()).isEqualTo(7);
     assertThat(q.keys()).containsExactly("order_id");
+    assertThat(((SnapshotInputPartition) parts[0]).read().options().sourceTimeZone())
+        .as("pinned on the driver, so executors never detect it").isEqualTo(client.sourceTimeZone());
     assertThat(q.range()).isEqualTo(new KeyRange(null, java.util.List.of(11)));
     assertThat(((SnapshotInputPartition) parts[1]).query().range()).isEqualTo(new KeyRange(java.util.List.of(11), null));
   }
