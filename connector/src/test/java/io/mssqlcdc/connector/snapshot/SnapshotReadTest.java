@@ -132,12 +132,19 @@ class SnapshotReadTest {
     Lsn first = client.maxLsn().orElseThrow();
     db.commit(tx -> tx.insert("dbo.orders", row("order_id", 100)));
 
-    List<Row> rows = read(options("dbo_orders", "snapshotLsn", first.toString().substring(2).toLowerCase(),
-        "includeCommandId", "false")).collectAsList();
+    List<Row> rows = read(options("DBO_Orders", "snapshotLsn", first.toString().substring(2).toLowerCase(),
+        "includeCommandId", "false")).orderBy("order_id").collectAsList();
 
     assertThat(rows).hasSize(3);
-    assertThat(rows).allSatisfy(r -> assertThat(r.getString(1)).isEqualTo(first.toString()));
-    assertThat(rows.get(0).schema().fieldNames()).doesNotContain("_command_id");
+    assertThat(rows.get(0).schema().fieldNames()).containsExactly(
+        "_capture_instance", "_start_lsn", "_seqval", "_operation", "_commit_ts", "order_id", "status", "amount");
+    assertThat(rows).allSatisfy(r -> {
+      assertThat(r.getString(0)).as("the name as configured").isEqualTo("DBO_Orders");
+      assertThat(r.getString(1)).isEqualTo(first.toString());
+      assertThat(r.getInt(3)).isZero();
+    });
+    assertThat(rows.stream().map(r -> r.get(5) + ":" + r.get(6) + ":" + r.get(7)).toList())
+        .containsExactly("3:new:1.50", "6:new:2.50", "100:null:null");
   }
 
   @Test
