@@ -45,34 +45,76 @@ final class SnapshotPlanner {
 
   SnapshotPlan plan(Request request) {
     List<CaptureInstance> instances = client.captureInstances(request.captureInstance());
-    CaptureInstance instance = instances.stream()
-        .filter(ci -> ci.isNamed(request.captureInstance()))
-        .findFirst()
-        .orElse(instances.get(instances.size() - 1));
+    CaptureInstance instance = pick(instances, request.captureInstance());
+    // IMPORTANT: stamp before anything below reads the table's rows (MIN/MAX, NTILE, the partitions).
     SnapshotStamp stamp = SnapshotStamp.take(client, instance, request.snapshotLsn());
 
+    Source source = describe(instances, instance);
+    PresentColumns present = PresentColumns.resolve(
+        request.schemaColumns(), source.instanceNames(), source.capturedNewestFirst(), source.columns());
+    if (!present.absent().isEmpty() || !present.computed().isEmpty()) {
+      LOG.warn("mssql_cdc_snapshot: {} reads NULL for {} (no longer in the table) and {} (computed columns).",
+          source.table(), present.absent(), present.computed());
+    }
+
+    KeyColumns key = source.key(request.snapshotKeys());
+    if (request.chunks().isPresent()) {
+      return chunked(stamp, source.table(), present, key, request.chunks().get());
+    }
+    return new SnapshotPlan(stamp, source.table(), present, key.ranged() ? key.names() : List.of(),
+        whole(source.table(), key, request.numPartitions()));
+  }
+
+  /**
+   * Checks {@code snapshotChunks} against the table's key from metadata alone (no row is read),
+   * so that bounds of the wrong arity or type, or on a key that cannot be ranged, fail when the
+   * DataFrame is created rather than when it is read.
+   */
+  void checkChunks(String captureInstance, Optional<List<String>> snapshotKeys, SnapshotChunks chunks) {
+    if (chunks.allOpen()) {
+      return;
+    }
+    List<CaptureInstance> instances = client.captureInstances(captureInstance);
+    Source source = describe(instances, pick(instances, captureInstance));
+    KeyColumns key = source.key(snapshotKeys);
+    key.checkBoundable(source.table(), chunks);
+    for (SnapshotChunk c : chunks.chunks()) {
+      key.typed(chunks.json(), c.range());
+    }
+  }
+
+  /** The configured instance, or the table's newest when it is gone (its default name still resolves). */
+  private static CaptureInstance pick(List<CaptureInstance> instances, String configured) {
+    return instances.stream()
+        .filter(ci -> ci.isNamed(configured))
+        .findFirst()
+        .orElse(instances.get(instances.size() - 1));
+  }
+
+  private Source describe(List<CaptureInstance> instances, CaptureInstance instance) {
     SourceTable source = client.sourceTable(instance.name());
-    TableRef table = source.table();
-    List<TableColumn> tableColumns = client.tableColumns(table);
     List<String> names = new ArrayList<>();
     List<List<CapturedColumn>> capturedNewestFirst = new ArrayList<>();
     for (int i = instances.size() - 1; i >= 0; i--) {
       names.add(0, instances.get(i).name());
       capturedNewestFirst.add(client.capturedColumns(instances.get(i).name()));
     }
-    PresentColumns present = PresentColumns.resolve(request.schemaColumns(), names, capturedNewestFirst, tableColumns);
-    if (!present.absent().isEmpty() || !present.computed().isEmpty()) {
-      LOG.warn("mssql_cdc_snapshot: {} reads NULL for {} (no longer in the table) and {} (computed columns).",
-          table, present.absent(), present.computed());
+    return new Source(source, client.tableColumns(source.table()), names, capturedNewestFirst);
+  }
+
+  /** The source table's metadata: its unique index, its columns now, and what its instances capture. */
+  private record Source(
+      SourceTable source, List<TableColumn> columns, List<String> instanceNames,
+      List<List<CapturedColumn>> capturedNewestFirst) {
+
+    TableRef table() {
+      return source.table();
     }
 
-    List<String> keys = request.snapshotKeys().orElse(source.keyColumns());
-    KeyColumns key = KeyColumns.resolve(keys, tableColumns, capturedNewestFirst);
-    if (request.chunks().isPresent()) {
-      return chunked(stamp, table, present, key, request.chunks().get());
+    /** {@code snapshotKeys}, else the unique index CDC uses. */
+    KeyColumns key(Optional<List<String>> snapshotKeys) {
+      return KeyColumns.resolve(snapshotKeys.orElse(source.keyColumns()), columns, capturedNewestFirst);
     }
-    return new SnapshotPlan(stamp, table, present, key.ranged() ? key.names() : List.of(),
-        whole(table, key, request.numPartitions()));
   }
 
   private SnapshotPlan chunked(

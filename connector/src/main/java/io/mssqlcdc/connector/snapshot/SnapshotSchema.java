@@ -21,11 +21,17 @@ import org.apache.spark.sql.types.StructType;
 public final class SnapshotSchema {
   private SnapshotSchema() {}
 
-  /** Parses the options (failing on bad ones) and infers the schema on the driver. */
+  /**
+   * Parses the options (failing on bad ones), checks {@code snapshotChunks} against the table's key,
+   * and infers the schema, on the driver.
+   */
   public static StructType infer(Map<String, String> options) {
     SnapshotOptions parsed = SnapshotOptions.parse(options);
     try (CdcClient client = CdcClients.open(parsed.reader())) {
       StructType captured = SchemaInference.capturedColumns(parsed.reader(), client);
+      if (parsed.chunks().isPresent()) {
+        new SnapshotPlanner(client).checkChunks(parsed.reader().captureInstance(), parsed.keys(), parsed.chunks().get());
+      }
       return of(captured, parsed.reader().includeCommandId(), parsed.chunks().isPresent());
     }
   }

@@ -108,6 +108,15 @@ class SnapshotPlannerTest {
   }
 
   @Test
+  void chunksAreCheckedFromMetadataAloneBeforeAnyRead() {
+    new SnapshotPlanner(client).checkChunks("dbo_t", Optional.empty(), SnapshotChunks.parse("[[0, 1, 5]]"));
+    assertThatThrownBy(() -> new SnapshotPlanner(client).checkChunks("dbo_t", Optional.of(List.of("at")),
+        SnapshotChunks.parse("[[0, \"10:00\", null]]")))
+        .hasMessageContaining("dbo.t's key [at] cannot be read in ranges (at is time(7), which has no bindable bound)");
+    assertThat(client.calls).doesNotContain("maxLsn").noneMatch(c -> c.startsWith("key"));
+  }
+
+  @Test
   void openChunksNeedNoKey() {
     client.source = new SourceTable(table, List.of());
     SnapshotPlan p = plan(8, null, "[[0, null, null], [1, null, null]]");
