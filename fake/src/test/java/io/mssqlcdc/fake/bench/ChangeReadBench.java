@@ -131,12 +131,24 @@ public final class ChangeReadBench {
     StringBuilder out = new StringBuilder();
     out.append(String.format(Locale.ROOT, "ChangeReadBench: %,d rows x 6 columns in %d commits (written in %,d ms),"
         + " median of %d rounds after 2 warm-up rounds%n", rows, COMMITS, writeMs, rounds));
+    long[] opens = new long[50];
+    for (int i = 0; i < opens.length; i++) {
+      long t0 = System.nanoTime();
+      try (FakeCdcClient client = FakeCdcClient.open(dir)) {
+        client.maxLsn();
+      }
+      opens[i] = System.nanoTime() - t0;
+    }
+    out.append(String.format(Locale.ROOT, "  open + maxLsn: %.0f us (median of %d)%n", median(opens) / 1000, opens.length));
     double base = median(ns[0]);
     double conv = median(ns[1]);
+    double baseMin = Arrays.stream(ns[0]).min().orElseThrow();
     for (int v = 0; v < variants.length; v++) {
       double m = median(ns[v]);
-      out.append(String.format(Locale.ROOT, "  %-13s %8.1f ns/row %,14.0f rows/s  x%.2f of memory  x%.2f of convert%n",
-          names[v], m / rows, rows / (m / 1e9), m / base, m / conv));
+      double min = Arrays.stream(ns[v]).min().orElseThrow();
+      out.append(String.format(Locale.ROOT, "  %-13s %8.1f ns/row %,14.0f rows/s  x%.2f of memory  x%.2f of convert"
+          + "  (best round: %.1f ns/row, x%.2f of memory)%n",
+          names[v], m / rows, rows / (m / 1e9), m / base, m / conv, min / rows, min / baseMin));
     }
     return out.toString();
   }
