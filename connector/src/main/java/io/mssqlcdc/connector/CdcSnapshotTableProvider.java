@@ -1,5 +1,7 @@
 package io.mssqlcdc.connector;
 
+import io.mssqlcdc.connector.snapshot.SnapshotSchema;
+import io.mssqlcdc.connector.snapshot.SnapshotTable;
 import java.util.Map;
 import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableProvider;
@@ -8,7 +10,12 @@ import org.apache.spark.sql.sources.DataSourceRegister;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
-/** {@code format("mssql_cdc_snapshot")}: the snapshot reader. */
+/**
+ * {@code spark.read.format("mssql_cdc_snapshot")}: the table's current rows in the stream's
+ * schema, stamped with an LSN taken before the read (docs/SNAPSHOT.md). Options are parsed and
+ * validated in {@link #inferSchema} and {@link #getTable}, so a bad option fails when the
+ * DataFrame is created.
+ */
 public final class CdcSnapshotTableProvider implements TableProvider, DataSourceRegister {
   @Override
   public String shortName() {
@@ -17,11 +24,11 @@ public final class CdcSnapshotTableProvider implements TableProvider, DataSource
 
   @Override
   public StructType inferSchema(CaseInsensitiveStringMap options) {
-    throw new UnsupportedOperationException("format(\"mssql_cdc_snapshot\") is not implemented yet");
+    return SnapshotSchema.infer(options.asCaseSensitiveMap());
   }
 
   @Override
   public Table getTable(StructType schema, Transform[] partitioning, Map<String, String> properties) {
-    throw new UnsupportedOperationException("format(\"mssql_cdc_snapshot\") is not implemented yet");
+    return SnapshotTable.of(schema, properties);
   }
 }

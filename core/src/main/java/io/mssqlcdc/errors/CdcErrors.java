@@ -161,6 +161,32 @@ public final class CdcErrors {
             + " (sql/switch_capture_instance.sql).");
   }
 
+  // ---- snapshots -----------------------------------------------------------------------
+
+  /**
+   * {@code Option 'snapshotChunks' must be a JSON list [[chunk, lo, hi], ...] ..., not '<v>':
+   * <reason>.} The value is shortened to 200 characters.
+   */
+  public static CdcConfigException invalidSnapshotChunks(String value, String reason) {
+    return new CdcConfigException(
+        CdcErrorCode.INVALID_SNAPSHOT_CHUNKS,
+        "Option 'snapshotChunks' must be a JSON list [[chunk, lo, hi], ...] (chunk an integer; lo inclusive, hi"
+            + " exclusive, null for an open end; a value per key column, a list for composite keys), not '"
+            + shorten(value, 200) + "': " + reason + ".");
+  }
+
+  /**
+   * {@code snapshotChunks has key bounds, but <s>.<t>'s key [...] cannot be read in ranges
+   * (<reason>)...}.
+   */
+  public static CdcConfigException keyNotRangeable(String table, List<String> keys, String reason) {
+    return new CdcConfigException(
+        CdcErrorCode.INVALID_SNAPSHOT_CHUNKS,
+        "snapshotChunks has key bounds, but " + table + "'s key [" + String.join(", ", keys)
+            + "] cannot be read in ranges (" + reason + "). Read the whole table without snapshotChunks, or name"
+            + " a unique key of bindable columns in snapshotKeys.");
+  }
+
   // ---- permissions and preflight -------------------------------------------------------
 
   public static CdcPermissionException missingGrant(String what, String grant) {
@@ -172,6 +198,12 @@ public final class CdcErrors {
 
   public static CdcStateException fakeState(String path, String reason) {
     return new CdcStateException(CdcErrorCode.FAKE_STATE, "Fake CDC database at " + path + ": " + reason);
+  }
+
+  /** {@code s} cut to {@code max} characters (with "..."), control characters made printable. */
+  public static String shorten(String s, int max) {
+    String p = printable(s);
+    return p.length() <= max ? p : p.substring(0, max - 3) + "...";
   }
 
   /** Control characters shown as {@code \\uXXXX} so a message never carries them raw. */
