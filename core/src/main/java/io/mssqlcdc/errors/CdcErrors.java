@@ -182,7 +182,7 @@ public final class CdcErrors {
   public static CdcConfigException keyNotRangeable(String table, List<String> keys, String reason) {
     return new CdcConfigException(
         CdcErrorCode.INVALID_SNAPSHOT_CHUNKS,
-        "snapshotChunks has key bounds, but " + table + "'s key [" + String.join(", ", keys)
+        "snapshotChunks has key bounds, but " + printable(table) + "'s key [" + printable(String.join(", ", keys))
             + "] cannot be read in ranges (" + reason + "). Read the whole table without snapshotChunks, or name"
             + " a unique key of bindable columns in snapshotKeys.");
   }
@@ -276,15 +276,6 @@ public final class CdcErrors {
         CdcErrorCode.INVALID_OPTION,
         "Change table cdc.[" + printable(captureInstance) + "_CT] has no column __$command_id (SQL Server builds"
             + " before KB 3030352). Set the option includeCommandId=false to read it without.");
-  }
-
-  /** A key range with bounds on a key the client cannot bind (no type, time, datetime2(7) not last, gone). */
-  public static CdcConfigException keyNotRangeable(String table, List<String> keys, String reason) {
-    return new CdcConfigException(
-        CdcErrorCode.INVALID_SNAPSHOT_CHUNKS,
-        "Key bounds were given, but " + printable(table) + "'s key [" + printable(String.join(", ", keys))
-            + "] cannot be read in ranges (" + reason + "). Read the table whole (no snapshotChunks), or set"
-            + " snapshotKeys to columns of a bindable type.");
   }
 
   /** {@code OBJECT_ID} found no such table (or the login cannot see it). */

@@ -200,11 +200,12 @@ public final class CdcReaderOptions implements Serializable {
   public static final OptionSpec<String> SNAPSHOT_CHUNKS = spec(
       "snapshotChunks", "JSON", "whole table",
       "Read only these key ranges, one partition each: `[[chunk, lo, hi], ...]`, `lo` inclusive, `hi` exclusive, "
-          + "`null` open; a value per key column (a list for composite keys). Adds the column `_chunk INT`.",
+          + "`null` open; a value per key column (a list for composite keys); bounds that JSON cannot type are text as "
+          + "SQL Server casts it back (ISO-8601 times, `0x` hex for binary). Adds the column `_chunk INT`.",
       OptionSpec.Scope.SNAPSHOT, (n, v) -> v);
   public static final OptionSpec<String> SNAPSHOT_KEYS = spec(
       "snapshotKeys", "JSON list", "the unique index",
-      "Key columns `snapshotChunks` bounds apply to, e.g. `[\"order_id\"]`.",
+      "Key columns, e.g. `[\"order_id\"]`, that `snapshotChunks` bounds and the `numPartitions` key ranges apply to.",
       OptionSpec.Scope.SNAPSHOT, (n, v) -> v);
 
   /** Every option, in documentation order. */

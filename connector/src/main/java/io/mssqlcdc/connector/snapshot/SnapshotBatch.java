@@ -3,7 +3,6 @@ package io.mssqlcdc.connector.snapshot;
 import io.mssqlcdc.client.CdcClient;
 import io.mssqlcdc.client.CdcClients;
 import io.mssqlcdc.client.TableQuery;
-import io.mssqlcdc.errors.CdcConfigException;
 import io.mssqlcdc.options.CdcReaderOptions;
 import java.util.List;
 import org.apache.spark.sql.SparkSession;
@@ -70,17 +69,10 @@ final class SnapshotBatch implements Batch {
    * driver's client uses, so that executors never detect it (CdcClient#sourceTimeZone).
    */
   private static CdcReaderOptions withDetectedTimeZone(CdcReaderOptions o, CdcClient client) {
-    if (o.isSet(CdcReaderOptions.SOURCE_TIME_ZONE)) {
+    if (!o.sourceTimeZone().equalsIgnoreCase("auto")) {
       return o;
     }
-    String zone = client.sourceTimeZone();
-    try {
-      return o.with(CdcReaderOptions.SOURCE_TIME_ZONE, zone);
-    } catch (CdcConfigException e) {
-      // A zone the option does not accept (e.g. UTC+02:00): executors detect it themselves.
-      LOG.debug("mssql_cdc_snapshot: executors detect the source time zone: {}", e.getMessage());
-      return o;
-    }
+    return o.with(CdcReaderOptions.SOURCE_TIME_ZONE, client.sourceTimeZone());
   }
 
   private static int numPartitions(CdcReaderOptions o) {
