@@ -64,6 +64,8 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   private CdcReaderOptions executorOptions;
   private Lsn availableNowTarget;
   private Lsn seenMax;
+  /** Accumulators of the last batches planned, by end LSN (the reader factory carries them). */
+  private final Map<Lsn, BatchAccumulators> accumulators = new LinkedHashMap<>();
 
   CdcMicroBatchStream(CdcReaderOptions options, StructType schema, StructType captured, String checkpointLocation,
       Configuration hadoopConf, SparkContext sparkContext, DriverRetry.Sleeper sleeper, Clock clock) {
@@ -179,10 +181,14 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
     BatchPlanner.Plan plan = retry.call("planInputPartitions", () -> planner.plan(client(), start.lsn(), end.lsn()));
     CdcReaderOptions forExecutors = executorOptions();
     BatchAccumulators acc = new BatchAccumulators(sparkContext);
+    accumulators.put(end.lsn(), acc);
+    while (accumulators.size() > 4) {
+      accumulators.remove(accumulators.keySet().iterator().next());
+    }
     register(start, end, plan, acc);
     InputPartition[] partitions = new InputPartition[plan.ranges().size()];
     for (int i = 0; i < partitions.length; i++) {
-      partitions[i] = new CdcInputPartition(plan.ranges().get(i), forExecutors, acc);
+      partitions[i] = new CdcInputPartition(plan.ranges().get(i), forExecutors, end.lsn());
     }
     return partitions;
   }
@@ -209,7 +215,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
 
   @Override
   public PartitionReaderFactory createReaderFactory() {
-    return new CdcPartitionReaderFactory(schema);
+    return new CdcPartitionReaderFactory(schema, accumulators);
   }
 
   @Override

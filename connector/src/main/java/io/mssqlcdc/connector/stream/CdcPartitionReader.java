@@ -20,6 +20,7 @@ import org.apache.spark.sql.types.StructType;
 final class CdcPartitionReader implements PartitionReader<InternalRow> {
   private final CdcInputPartition partition;
   private final ChangeRowConverter converter;
+  private final BatchAccumulators acc;
   private CdcClient client;
   private ChangeCursor cursor;
   private InternalRow current;
@@ -27,8 +28,10 @@ final class CdcPartitionReader implements PartitionReader<InternalRow> {
   private long rows;
   private long nanos;
 
-  CdcPartitionReader(CdcInputPartition partition, StructType schema) {
+  /** @param acc the batch's accumulators; null when unknown (no batch metrics then) */
+  CdcPartitionReader(CdcInputPartition partition, StructType schema, BatchAccumulators acc) {
     this.partition = partition;
+    this.acc = acc;
     this.converter = new ChangeRowConverter(schema, partition.range().captureInstance());
   }
 
@@ -65,9 +68,12 @@ final class CdcPartitionReader implements PartitionReader<InternalRow> {
     finished = true;
     cursor.close();
     cursor = null;
-    RetentionGuard.afterRead(client, partition.range(), partition.options().failOnDataLoss())
-        .ifPresent(e -> partition.acc().events.add(e));
-    BatchAccumulators acc = partition.acc();
+    java.util.Optional<BatchEvent> skipped =
+        RetentionGuard.afterRead(client, partition.range(), partition.options().failOnDataLoss());
+    if (acc == null) {
+      return;
+    }
+    skipped.ifPresent(acc.events::add);
     acc.rows.add(rows);
     acc.bytes.add(converter.bytes());
     acc.readNanos.add(nanos);
