@@ -1,11 +1,24 @@
 package io.mssqlcdc.client.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mssqlcdc.client.CaptureInstance;
+import io.mssqlcdc.client.CapturedColumn;
 import io.mssqlcdc.client.CdcClient;
+import io.mssqlcdc.client.ChangeCursor;
+import io.mssqlcdc.client.ChangeQuery;
+import io.mssqlcdc.client.SplitPoint;
 import io.mssqlcdc.client.contract.ContractHistory.RowOp;
+import io.mssqlcdc.errors.CdcConfigException;
 import io.mssqlcdc.lsn.Lsn;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -15,6 +28,10 @@ import org.junit.jupiter.api.Test;
  * against SQL Server (integration tests) through empty subclasses that only say how to open a
  * {@link ContractHistory}. Each test scripts its own table, named after a per-test counter, so
  * a shared server can host them all.
+ *
+ * <p>Assertions hold on a real server too: the capture job may add idle mapping entries at any
+ * time, so database-wide results (max LSN, n-th entry) are checked against bounds, never
+ * against exact counts of entries.
  */
 public abstract class CdcClientContractTest {
   private static int tableCounter;
@@ -41,11 +58,305 @@ public abstract class CdcClientContractTest {
     return prefix + "_" + System.nanoTime() % 100_000 + "_" + (++tableCounter);
   }
 
+  /** One change row as read, with the contract table's three columns. */
+  protected record Change(Lsn startLsn, Lsn seqval, int operation, int commandId, Instant commitTime, Integer id,
+      String name, BigDecimal amount) {}
+
+  protected static final List<String> COLUMNS = List.of("id", "name", "amount");
+
+  /** The change rows of {@code ci} in {@code [from, to]}, as the cursor returns them. */
+  protected List<Change> read(String ci, Lsn from, Lsn to) {
+    List<Change> out = new ArrayList<>();
+    try (ChangeCursor c = client.changes(new ChangeQuery(ci, from, to, COLUMNS, true, 1000))) {
+      while (c.next()) {
+        out.add(new Change(c.startLsn(), c.seqval(), c.operation(), c.commandId(), c.commitTime(),
+            (Integer) c.value(0), (String) c.value(1), (BigDecimal) c.value(2)));
+      }
+    }
+    return out;
+  }
+
+  private static final Comparator<Change> READ_ORDER = Comparator.comparing(Change::startLsn)
+      .thenComparingInt(Change::commandId)
+      .thenComparing(Change::seqval)
+      .thenComparingInt(Change::operation);
+
+  /** A tracked table and its capture instance. */
+  protected record Tracked(String table, String ci) {}
+
+  protected Tracked track(String prefix) {
+    String table = tableName(prefix);
+    return new Tracked(table, history.createTrackedTable(table));
+  }
+
+  // ---- max / min LSN ------------------------------------------------------------------------
+
   @Test
   void maxLsnIsTheLastCommitAfterACommit() {
-    String ci = history.createTrackedTable(tableName("max"));
-    Lsn lsn = history.commit(ci.substring(4), List.of(RowOp.insert(1, "a", "1.00")));
+    Tracked t = track("max");
+    Lsn lsn = history.commit(t.table(), List.of(RowOp.insert(1, "a", "1.00")));
     assertThat(client.maxLsn()).isPresent();
     assertThat(client.maxLsn().get()).isGreaterThanOrEqualTo(lsn);
+  }
+
+  @Test
+  void minLsnIsTheLowWatermarkAtOrBeforeTheFirstCommit() {
+    Tracked t = track("min");
+    Lsn first = history.commit(t.table(), List.of(RowOp.insert(1, "a", "1.00")));
+    Lsn min = client.minLsn(t.ci());
+    assertThat(min).isNotEqualTo(Lsn.ZERO).isLessThanOrEqualTo(first);
+    assertThat(read(t.ci(), min, first)).hasSize(1);
+  }
+
+  @Test
+  void minLsnOfAnUnknownInstanceFailsNamingIt() {
+    String name = tableName("nope") + "_ci";
+    assertThatThrownBy(() -> client.minLsn(name))
+        .isInstanceOf(CdcConfigException.class)
+        .hasMessageContaining("Capture instance '" + name + "' not found")
+        .hasMessageContaining("sys.fn_cdc_get_min_lsn returned 0x00000000000000000000");
+  }
+
+  // ---- increment / decrement / commit times ----------------------------------------------------
+
+  @Test
+  void incrementAndDecrementAreNeighbours() {
+    Tracked t = track("inc");
+    Lsn lsn = history.commit(t.table(), List.of(RowOp.insert(1, "a", "1.00")));
+    Lsn up = client.incrementLsn(lsn);
+    Lsn down = client.decrementLsn(lsn);
+    assertThat(up).isGreaterThan(lsn);
+    assertThat(down).isLessThan(lsn);
+    assertThat(client.decrementLsn(up)).isEqualTo(lsn);
+    assertThat(client.incrementLsn(down)).isEqualTo(lsn);
+  }
+
+  @Test
+  void commitTimeIsReportedForAnEntryOnlyAndAtOrBeforeForAnyLsn() {
+    Tracked t = track("time");
+    Lsn l1 = history.commit(t.table(), List.of(RowOp.insert(1, "a", "1.00")));
+    Lsn l2 = history.commit(t.table(), List.of(RowOp.insert(2, "b", "2.00")));
+    Optional<Instant> t1 = client.commitTime(l1);
+    Optional<Instant> t2 = client.commitTime(l2);
+    assertThat(t1).isPresent();
+    assertThat(t2).isPresent();
+    assertThat(t2.get()).isAfterOrEqualTo(t1.get());
+    assertThat(client.commitTime(client.decrementLsn(l2))).isEmpty();
+    assertThat(client.commitTimeAtOrBefore(l2)).isEqualTo(t2);
+    assertThat(client.commitTimeAtOrBefore(client.incrementLsn(l2))).isEqualTo(t2);
+    assertThat(client.commitTimeAtOrBefore(Lsn.ZERO.increment())).isEmpty();
+    assertThat(read(t.ci(), l1, l2)).extracting(Change::commitTime).containsExactly(t1.get(), t2.get());
+  }
+
+  // ---- change rows ------------------------------------------------------------------------------
+
+  @Test
+  void changesAreOrderedByStartLsnCommandIdSeqvalOperation() {
+    Tracked t = track("order");
+    Lsn l1 = history.commit(t.table(), List.of(RowOp.insert(1, "a", "1.00"), RowOp.insert(2, "b", "2.00")));
+    Lsn l2 = history.commit(t.table(),
+        List.of(RowOp.update(1, "a2", "1.50"), RowOp.delete(2), RowOp.insert(3, "c", null)));
+    List<Change> rows = read(t.ci(), l1, l2);
+
+    assertThat(rows).isSortedAccordingTo(READ_ORDER);
+    assertThat(rows).extracting(Change::startLsn).containsExactly(l1, l1, l2, l2, l2, l2);
+    assertThat(rows).extracting(Change::operation).containsExactly(2, 2, 3, 4, 1, 2);
+    assertThat(rows).extracting(Change::id).containsExactly(1, 2, 1, 1, 2, 3);
+    assertThat(rows).extracting(Change::name).containsExactly("a", "b", "a", "a2", "b", "c");
+    assertThat(rows).extracting(Change::amount).containsExactly(
+        new BigDecimal("1.00"), new BigDecimal("2.00"), new BigDecimal("1.00"), new BigDecimal("1.50"),
+        new BigDecimal("2.00"), null);
+    Change before = rows.get(2);
+    Change after = rows.get(3);
+    assertThat(after.seqval()).isEqualTo(before.seqval());
+    assertThat(after.commandId()).isEqualTo(before.commandId());
+    assertThat(rows.get(4).seqval()).isGreaterThan(before.seqval());
+  }
+
+  @Test
+  void changesBoundsAreInclusive() {
+    Tracked t = track("bounds");
+    Lsn l1 = history.commit(t.table(), List.of(RowOp.insert(1, "a", "1.00")));
+    Lsn l2 = history.commit(t.table(), List.of(RowOp.insert(2, "b", "2.00")));
+    Lsn l3 = history.commit(t.table(), List.of(RowOp.insert(3, "c", "3.00")));
+
+    assertThat(read(t.ci(), l1, l3)).extracting(Change::id).containsExactly(1, 2, 3);
+    assertThat(read(t.ci(), l2, l3)).extracting(Change::id).containsExactly(2, 3);
+    assertThat(read(t.ci(), l1, l2)).extracting(Change::id).containsExactly(1, 2);
+    assertThat(read(t.ci(), client.incrementLsn(l1), client.decrementLsn(l3))).extracting(Change::id)
+        .containsExactly(2);
+  }
+
+  @Test
+  void emptyRangesReadNothing() {
+    Tracked t = track("empty");
+    Lsn l1 = history.commit(t.table(), List.of(RowOp.insert(1, "a", "1.00")));
+    Lsn l2 = history.commit(t.table(), List.of(RowOp.insert(2, "b", "2.00")));
+
+    assertThat(read(t.ci(), client.incrementLsn(l2), Lsn.MAX)).isEmpty();
+    assertThat(read(t.ci(), l2, l1)).isEmpty();
+    assertThat(read(t.ci(), client.incrementLsn(l1), client.incrementLsn(l1))).isEmpty();
+    assertThat(read(t.ci(), l2, l2)).extracting(Change::id).containsExactly(2);
+    assertThat(client.splitPoints(t.ci(), client.incrementLsn(l2), Lsn.MAX, 4)).isEmpty();
+  }
+
+  // ---- cleanup ----------------------------------------------------------------------------------
+
+  @Test
+  void cleanupMovesMinLsnAndPurgesRowsBelowIt() {
+    Tracked t = track("clean");
+    Lsn l1 = history.commit(t.table(), List.of(RowOp.insert(1, "a", "1.00")));
+    Lsn l2 = history.commit(t.table(), List.of(RowOp.insert(2, "b", "2.00")));
+    Lsn l3 = history.commit(t.table(), List.of(RowOp.insert(3, "c", "3.00")));
+
+    history.cleanup(t.ci(), l2);
+
+    assertThat(client.minLsn(t.ci())).isEqualTo(l2);
+    assertThat(read(t.ci(), l1, l1)).isEmpty();
+    assertThat(read(t.ci(), l1, l3)).extracting(Change::id).containsExactly(2, 3);
+    assertThat(read(t.ci(), client.minLsn(t.ci()), l3)).extracting(Change::startLsn).containsExactly(l2, l3);
+  }
+
+  // ---- capture instances ------------------------------------------------------------------------
+
+  @Test
+  void aSecondInstanceStartsAtTheNextCommitAndIsListedAfterTheFirst() {
+    Tracked t = track("two");
+    Lsn before = history.commit(t.table(), List.of(RowOp.insert(1, "a", "1.00")));
+    String second = t.ci() + "_v2";
+    history.addCaptureInstance(t.table(), second, List.of("id", "amount"));
+    Lsn after = history.commit(t.table(), List.of(RowOp.update(1, "b", "2.00")));
+
+    List<CaptureInstance> instances = client.captureInstances(t.ci());
+    assertThat(instances).extracting(CaptureInstance::name).containsExactly(t.ci(), second);
+    assertThat(instances.get(0).startLsn()).isLessThanOrEqualTo(before);
+    assertThat(instances.get(1).startLsn()).isGreaterThan(before).isLessThanOrEqualTo(after);
+    assertThat(instances).allSatisfy(ci -> {
+      assertThat(ci.sourceSchema()).isEqualTo("dbo");
+      assertThat(ci.sourceTable()).isEqualTo(t.table());
+      assertThat(ci.indexColumns()).containsExactly("id");
+    });
+    assertThat(client.captureInstances(second)).extracting(CaptureInstance::name).containsExactly(t.ci(), second);
+    assertThat(read(second, client.minLsn(second), after)).extracting(Change::operation).containsExactly(3, 4);
+    assertThat(read(second, client.minLsn(second), after)).extracting(Change::name).containsOnlyNulls();
+  }
+
+  @Test
+  void instanceNamesResolveExactlyThenIgnoringCase() {
+    Tracked t = track("res");
+    assertThat(client.captureInstances(t.ci().toUpperCase(Locale.ROOT)))
+        .extracting(CaptureInstance::name).containsExactly(t.ci());
+    String missing = t.ci() + "_gone";
+    assertThatThrownBy(() -> client.captureInstances(missing))
+        .isInstanceOf(CdcConfigException.class)
+        .hasMessageContaining("Capture instance '" + missing + "' not found")
+        .hasMessageContaining("Capture instances of what may be its table: " + t.ci());
+  }
+
+  @Test
+  void capturedColumnsAreListedByOrdinalWithTheirTypes() {
+    Tracked t = track("cols");
+    String second = t.ci() + "_v2";
+    history.addCaptureInstance(t.table(), second, List.of("id", "amount"));
+
+    List<CapturedColumn> all = client.capturedColumns(t.ci());
+    assertThat(all).extracting(CapturedColumn::name).containsExactly("id", "name", "amount");
+    assertThat(all).extracting(CapturedColumn::ordinal).containsExactly(1, 2, 3);
+    assertThat(all).extracting(c -> c.type().declaration()).containsExactly("int", "nvarchar(50)", "decimal(18,2)");
+    assertThat(all).extracting(CapturedColumn::computed).containsOnly(false);
+    List<CapturedColumn> some = client.capturedColumns(second);
+    assertThat(some).extracting(CapturedColumn::name).containsExactly("id", "amount");
+    assertThat(some).extracting(CapturedColumn::columnId)
+        .containsExactly(all.get(0).columnId(), all.get(2).columnId());
+    assertThatThrownBy(() -> client.capturedColumns(t.ci() + "_x"))
+        .isInstanceOf(CdcConfigException.class)
+        .hasMessageContaining("Capture instance '" + t.ci() + "_x' not found");
+  }
+
+  // ---- nthCommitAfter ---------------------------------------------------------------------------
+
+  @Test
+  void nthCommitAfterCountsMappingEntries() {
+    Tracked t = track("nth");
+    Lsn l1 = history.commit(t.table(), List.of(RowOp.insert(1, "a", "1.00")));
+    Lsn l2 = history.commit(t.table(), List.of(RowOp.insert(2, "b", "2.00")));
+    Lsn l3 = history.commit(t.table(), List.of(RowOp.insert(3, "c", "3.00")));
+
+    Lsn first = client.nthCommitAfter(l1, 1).orElseThrow();
+    assertThat(first).isGreaterThan(l1).isLessThanOrEqualTo(l2);
+    Lsn second = client.nthCommitAfter(l1, 2).orElseThrow();
+    assertThat(second).isGreaterThan(first).isLessThanOrEqualTo(l3);
+    assertThat(client.nthCommitAfter(client.decrementLsn(l1), 1)).contains(l1);
+    assertThat(client.commitTime(first)).isPresent();
+  }
+
+  @Test
+  void nthCommitAfterReturnsTheLastWhenFewerAndNothingAfterTheEnd() {
+    Tracked t = track("nthlast");
+    Lsn l1 = history.commit(t.table(), List.of(RowOp.insert(1, "a", "1.00")));
+    Lsn maxBefore = client.maxLsn().orElseThrow();
+    Lsn last = client.nthCommitAfter(client.decrementLsn(l1), 1_000_000).orElseThrow();
+    Lsn maxAfter = client.maxLsn().orElseThrow();
+    assertThat(last).isBetween(maxBefore, maxAfter);
+    assertThat(client.nthCommitAfter(Lsn.MAX, 1)).isEmpty();
+    assertThatThrownBy(() -> client.nthCommitAfter(l1, 0)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  // ---- split points -----------------------------------------------------------------------------
+
+  /** Commits of 3, 1, 2 and 4 change rows: 10 rows. */
+  private List<Lsn> tenRowsInFourCommits(String table) {
+    Lsn c1 = history.commit(table, List.of(RowOp.insert(1, "a", "1.00"), RowOp.insert(2, "b", "2.00"),
+        RowOp.insert(3, "c", "3.00")));
+    Lsn c2 = history.commit(table, List.of(RowOp.insert(4, "d", "4.00")));
+    Lsn c3 = history.commit(table, List.of(RowOp.insert(5, "e", "5.00"), RowOp.insert(6, "f", "6.00")));
+    Lsn c4 = history.commit(table, List.of(RowOp.update(1, "a2", "1.10"), RowOp.insert(7, "g", "7.00"),
+        RowOp.insert(8, "h", "8.00")));
+    return List.of(c1, c2, c3, c4);
+  }
+
+  @Test
+  void splitPointsFollowNtileAlignedOnCommits() {
+    Tracked t = track("split");
+    List<Lsn> c = tenRowsInFourCommits(t.table());
+    Lsn from = c.get(0);
+    Lsn to = c.get(3);
+
+    assertThat(client.splitPoints(t.ci(), from, to, 1)).containsExactly(point(c.get(3), 10));
+    assertThat(client.splitPoints(t.ci(), from, to, 2)).containsExactly(point(c.get(2), 6), point(c.get(3), 4));
+    assertThat(client.splitPoints(t.ci(), from, to, 3)).containsExactly(point(c.get(1), 4), point(c.get(3), 6));
+    List<SplitPoint> perCommit = List.of(point(c.get(0), 3), point(c.get(1), 1), point(c.get(2), 2), point(c.get(3), 4));
+    assertThat(client.splitPoints(t.ci(), from, to, 10)).isEqualTo(perCommit);
+    assertThat(client.splitPoints(t.ci(), from, to, 13)).isEqualTo(perCommit);
+  }
+
+  @Test
+  void splitPointsCoverTheRangeOnCommitBoundaries() {
+    Tracked t = track("splitsum");
+    List<Lsn> c = tenRowsInFourCommits(t.table());
+    List<Change> rows = read(t.ci(), c.get(0), c.get(3));
+    for (int n : new int[] {1, 2, 3, 4, 5, 7, 10, 13}) {
+      List<SplitPoint> points = client.splitPoints(t.ci(), c.get(0), c.get(3), n);
+      assertThat(points.size()).as("n=%d", n).isLessThanOrEqualTo(n);
+      assertThat(points).extracting(SplitPoint::rows).as("n=%d", n)
+          .allSatisfy(r -> assertThat(r).isPositive());
+      assertThat(points.stream().mapToLong(SplitPoint::rows).sum()).as("n=%d", n).isEqualTo(rows.size());
+      Lsn previous = Lsn.ZERO;
+      for (SplitPoint p : points) {
+        assertThat(c).as("bound of n=%d is a commit", n).contains(p.bound());
+        assertThat(p.next()).isEqualTo(client.incrementLsn(p.bound()));
+        Lsn lo = previous;
+        long inRange = rows.stream().filter(r -> r.startLsn().isAfter(lo) && !r.startLsn().isAfter(p.bound())).count();
+        assertThat(p.rows()).as("rows up to %s, n=%d", p.bound(), n).isEqualTo(inRange);
+        previous = p.bound();
+      }
+      assertThat(points.get(points.size() - 1).bound()).isEqualTo(c.get(3));
+    }
+    // NTILE(2) over c2's 1 row and c3's 2 rows: the first tile ends inside c3, which stays whole in it
+    assertThat(client.splitPoints(t.ci(), c.get(1), c.get(2), 2)).containsExactly(point(c.get(2), 3));
+  }
+
+  private SplitPoint point(Lsn bound, long rows) {
+    return new SplitPoint(bound, client.incrementLsn(bound), rows);
   }
 }

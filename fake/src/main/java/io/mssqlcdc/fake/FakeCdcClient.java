@@ -1,0 +1,277 @@
+package io.mssqlcdc.fake;
+
+import io.mssqlcdc.client.CaptureInstance;
+import io.mssqlcdc.client.CapturedColumn;
+import io.mssqlcdc.client.CdcClient;
+import io.mssqlcdc.client.ChangeCursor;
+import io.mssqlcdc.client.ChangeQuery;
+import io.mssqlcdc.client.DdlEvent;
+import io.mssqlcdc.client.KeyRange;
+import io.mssqlcdc.client.RowCursor;
+import io.mssqlcdc.client.SourceTable;
+import io.mssqlcdc.client.SplitPoint;
+import io.mssqlcdc.client.TableColumn;
+import io.mssqlcdc.client.TableQuery;
+import io.mssqlcdc.client.TableRef;
+import io.mssqlcdc.errors.CdcErrors;
+import io.mssqlcdc.errors.CdcStateException;
+import io.mssqlcdc.fake.Catalog.Captured;
+import io.mssqlcdc.fake.Catalog.ColumnState;
+import io.mssqlcdc.fake.Catalog.InstanceState;
+import io.mssqlcdc.fake.Catalog.MappingEntry;
+import io.mssqlcdc.fake.Catalog.SegmentRef;
+import io.mssqlcdc.fake.Catalog.TableState;
+import io.mssqlcdc.lsn.Lsn;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * {@link CdcClient} over a fake database directory. Opening reads one small manifest; every
+ * call first checks {@code CURRENT} (one tiny file) and reloads the manifest when a writer
+ * published since, so a long-lived driver client sees new commits. Lock-free: a commit is
+ * visible whole or not at all (see {@link FakeStore}).
+ */
+public final class FakeCdcClient implements CdcClient {
+  private static final String BINARY_COLLATION = "Latin1_General_100_BIN2";
+  private static final int RETRIES = 20;
+
+  private final FakeStore store;
+  private Catalog catalog;
+  private ZoneId zone;
+
+  private FakeCdcClient(FakeStore store) {
+    this.store = store;
+    this.catalog = store.load();
+    this.zone = ZoneId.of(catalog.zone);
+  }
+
+  /** Opens a client on the database in {@code dir}. */
+  public static FakeCdcClient open(Path dir) {
+    FakeStore store = new FakeStore(dir);
+    FakeFormat.check(store.dir());
+    return new FakeCdcClient(store);
+  }
+
+  private Catalog catalog() {
+    long version = store.currentVersion();
+    if (version != catalog.version) {
+      catalog = store.load();
+      zone = ZoneId.of(catalog.zone);
+    }
+    return catalog;
+  }
+
+  private Instant utc(MappingEntry e) {
+    return e.tranEndTime().atZone(zone).toInstant();
+  }
+
+  // ---- LSNs and commit times ------------------------------------------------------------------
+
+  @Override
+  public Optional<Lsn> maxLsn() {
+    return catalog().lastEntry().map(MappingEntry::lsn);
+  }
+
+  @Override
+  public Lsn minLsn(String captureInstance) {
+    InstanceState i = InstanceResolver.find(catalog(), captureInstance);
+    if (i == null) {
+      throw CdcErrors.captureInstanceNotReady(captureInstance);
+    }
+    return i.lowWatermark;
+  }
+
+  @Override
+  public Lsn incrementLsn(Lsn lsn) {
+    return lsn.increment();
+  }
+
+  @Override
+  public Lsn decrementLsn(Lsn lsn) {
+    return lsn.decrement();
+  }
+
+  @Override
+  public Optional<Instant> commitTime(Lsn lsn) {
+    Catalog c = catalog();
+    int i = c.firstAtOrAfter(lsn);
+    if (i < c.mapping.size() && c.mapping.get(i).lsn().equals(lsn)) {
+      return Optional.of(utc(c.mapping.get(i)));
+    }
+    return Optional.empty();
+  }
+
+  @Override
+  public Optional<Instant> commitTimeAtOrBefore(Lsn lsn) {
+    return entryAtOrBefore(catalog(), lsn).map(this::utc);
+  }
+
+  private static Optional<MappingEntry> entryAtOrBefore(Catalog c, Lsn lsn) {
+    int i = c.firstAtOrAfter(lsn);
+    if (i < c.mapping.size() && c.mapping.get(i).lsn().equals(lsn)) {
+      return Optional.of(c.mapping.get(i));
+    }
+    return i == 0 ? Optional.empty() : Optional.of(c.mapping.get(i - 1));
+  }
+
+  @Override
+  public Optional<Lsn> nthCommitAfter(Lsn after, int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("nthCommitAfter: n must be at least 1, not " + n + ".");
+    }
+    Catalog c = catalog();
+    int first = c.firstAtOrAfter(after.increment());
+    if (first >= c.mapping.size()) {
+      return Optional.empty();
+    }
+    int index = (int) Math.min((long) first + n - 1, c.mapping.size() - 1);
+    return Optional.of(c.mapping.get(index).lsn());
+  }
+
+  // ---- capture instances ----------------------------------------------------------------------
+
+  @Override
+  public List<CaptureInstance> captureInstances(String captureInstance) {
+    Catalog c = catalog();
+    List<CaptureInstance> out = new ArrayList<>();
+    for (InstanceState i : InstanceResolver.resolve(c, captureInstance)) {
+      TableState t = c.table(i.tableUid).orElseThrow();
+      out.add(new CaptureInstance(i.name, t.schema, t.name, i.startLsn, t.key, i.createDate));
+    }
+    return out;
+  }
+
+  @Override
+  public List<CapturedColumn> capturedColumns(String captureInstance) {
+    Catalog c = catalog();
+    InstanceState i = InstanceResolver.require(c, captureInstance);
+    List<CapturedColumn> out = new ArrayList<>();
+    for (Captured col : i.columns) {
+      out.add(new CapturedColumn(col.name(), col.ordinal(), col.columnId(), col.type(), col.computed()));
+    }
+    return out;
+  }
+
+  @Override
+  public List<DdlEvent> ddlHistory(String captureInstance, Lsn after, Lsn to) {
+    Catalog c = catalog();
+    InstanceState i = InstanceResolver.require(c, captureInstance);
+    List<DdlEvent> out = new ArrayList<>();
+    i.ddl.stream()
+        .filter(d -> d.lsn().isAfter(after) && !d.lsn().isAfter(to))
+        .sorted((a, b) -> a.lsn().compareTo(b.lsn()))
+        .forEach(d -> out.add(new DdlEvent(i.name, d.lsn(), d.command(),
+            entryAtOrBefore(c, d.lsn()).map(this::utc).orElse(null))));
+    return out;
+  }
+
+  // ---- change rows ----------------------------------------------------------------------------
+
+  private static List<SegmentRef> segments(InstanceState i, Lsn from, Lsn to) {
+    List<SegmentRef> out = new ArrayList<>();
+    for (SegmentRef s : i.segments) {
+      if (!s.commitLsn().isBefore(from) && !s.commitLsn().isAfter(to)) {
+        out.add(s);
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public List<SplitPoint> splitPoints(String captureInstance, Lsn from, Lsn to, int n) {
+    InstanceState i = InstanceResolver.require(catalog(), captureInstance);
+    return SplitPlanner.plan(segments(i, from, to), n);
+  }
+
+  @Override
+  public ChangeCursor changes(ChangeQuery query) {
+    Catalog c = catalog();
+    InstanceState i = InstanceResolver.require(c, query.captureInstance());
+    List<SegmentRef> segs = segments(i, query.from(), query.to());
+    List<Instant> times = new ArrayList<>(segs.size());
+    for (SegmentRef s : segs) {
+      int k = c.firstAtOrAfter(s.commitLsn());
+      times.add(k < c.mapping.size() && c.mapping.get(k).lsn().equals(s.commitLsn()) ? utc(c.mapping.get(k)) : null);
+    }
+    return new FakeChangeCursor(store, segs, times, query.columns(), query.includeCommandId());
+  }
+
+  // ---- the source table -----------------------------------------------------------------------
+
+  @Override
+  public SourceTable sourceTable(String captureInstance) {
+    Catalog c = catalog();
+    InstanceState i = InstanceResolver.require(c, captureInstance);
+    TableState t = c.table(i.tableUid).orElseThrow();
+    return new SourceTable(new TableRef(t.schema, t.name), t.key);
+  }
+
+  @Override
+  public List<TableColumn> tableColumns(TableRef table) {
+    TableState t = new TableReader(store, catalog()).table(table);
+    List<TableColumn> out = new ArrayList<>();
+    for (ColumnState col : t.columns) {
+      if (!col.dropped) {
+        boolean text = switch (col.type.name()) {
+          case "char", "varchar", "nchar", "nvarchar", "text", "ntext" -> true;
+          default -> false;
+        };
+        out.add(new TableColumn(col.name, col.columnId, col.computed, text ? BINARY_COLLATION : null));
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public Optional<List<Object>> keyMinMax(TableRef table, String key, KeyRange range) {
+    return withRetry(c -> new TableReader(store, c).keyMinMax(table, key, range));
+  }
+
+  @Override
+  public List<List<Object>> keyTiles(TableRef table, List<String> keys, int n) {
+    return withRetry(c -> new TableReader(store, c).keyTiles(table, keys, n));
+  }
+
+  /** Commits the queued {@code commitBeforeRead} transactions first, then reads. */
+  @Override
+  public RowCursor readTable(TableQuery query) {
+    if (!catalog().pending.isEmpty()) {
+      try (FakeCdcDatabase writer = FakeCdcDatabase.open(store.dir())) {
+        writer.applyPending();
+      }
+    }
+    return withRetry(c -> new TableReader(store, c).read(query));
+  }
+
+  /** Retries when a writer deleted a superseded table file between loading the catalog and opening it. */
+  private <T> T withRetry(Function<Catalog, T> read) {
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return read.apply(catalog());
+      } catch (CdcStateException e) {
+        if (!(e.getCause() instanceof NoSuchFileException) || attempt >= RETRIES) {
+          throw e;
+        }
+        catalog = store.load();
+      }
+    }
+  }
+
+  // ---- clock ----------------------------------------------------------------------------------
+
+  @Override
+  public String sourceTimeZone() {
+    return catalog().zone;
+  }
+
+  @Override
+  public void close() {
+    // nothing held between calls
+  }
+}

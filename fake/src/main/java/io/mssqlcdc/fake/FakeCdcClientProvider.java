@@ -1,0 +1,22 @@
+package io.mssqlcdc.fake;
+
+import io.mssqlcdc.client.CdcClient;
+import io.mssqlcdc.client.CdcClientProvider;
+import io.mssqlcdc.errors.CdcErrors;
+import io.mssqlcdc.options.CdcReaderOptions;
+import java.nio.file.Path;
+
+/** {@code backend=fake}: a {@link FakeCdcClient} on the {@code fakePath} directory. */
+public final class FakeCdcClientProvider implements CdcClientProvider {
+  @Override
+  public String backend() {
+    return "fake";
+  }
+
+  @Override
+  public CdcClient open(CdcReaderOptions options) {
+    String path = options.fakePath().orElseThrow(() -> CdcErrors.missingOption(
+        CdcReaderOptions.FAKE_PATH.name(), "the directory of a FakeCdcDatabase, with backend=fake"));
+    return FakeCdcClient.open(Path.of(path));
+  }
+}

@@ -1,0 +1,476 @@
+package io.mssqlcdc.fake;
+
+import io.mssqlcdc.fake.Catalog.Captured;
+import io.mssqlcdc.fake.Catalog.ColumnState;
+import io.mssqlcdc.fake.Catalog.DdlRecord;
+import io.mssqlcdc.fake.Catalog.InstanceState;
+import io.mssqlcdc.fake.Catalog.MappingEntry;
+import io.mssqlcdc.fake.Catalog.SegmentRef;
+import io.mssqlcdc.fake.Catalog.TableState;
+import io.mssqlcdc.fake.Catalog.Trash;
+import io.mssqlcdc.lsn.Lsn;
+import io.mssqlcdc.options.Identifiers;
+import io.mssqlcdc.types.SqlServerType;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.DateTimeException;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The writer of a fake SQL Server CDC database: scripts tables, capture instances, commits,
+ * idle entries, cleanup and DDL into a directory that {@link FakeCdcClient}s (driver,
+ * executors, other processes) read. Every call is one atomic commit of the directory (see
+ * docs/FAKE.md): it takes the writer lock, re-reads the current version, applies the change and
+ * publishes the next version. Several writers (threads or processes) serialise on the lock.
+ *
+ * <pre>{@code
+ * FakeCdcDatabase db = FakeCdcDatabase.create(dir);
+ * db.createTable("dbo", "orders", "order_id int", "status varchar(20)", "amount decimal(18,2)").key("order_id");
+ * String ci = db.enableCdc("dbo", "orders");
+ * Lsn l1 = db.commit(tx -> tx.insert("dbo.orders", row("order_id", 1, "status", "new", "amount", "9.90")));
+ * }</pre>
+ *
+ * <p>Not thread-safe per instance: use one per thread (they share the lock).
+ */
+public final class FakeCdcDatabase implements AutoCloseable {
+  private final FakeStore store;
+  private Clock clock = Clock.systemUTC();
+  private Catalog cached;
+  private final Map<Integer, TableData> tableCache = new HashMap<>();
+  private final List<String> deleteAfterPublish = new ArrayList<>();
+
+  private FakeCdcDatabase(FakeStore store) {
+    this.store = store;
+  }
+
+  /** Creates an empty database in {@code dir} (created if missing; must not hold one already). */
+  public static FakeCdcDatabase create(Path dir) {
+    FakeStore store = new FakeStore(dir);
+    try {
+      Files.createDirectories(store.dir());
+      try (WriterLock.Held lock = WriterLock.acquire(store.dir())) {
+        if (Files.exists(store.file(FakeFormat.FORMAT_FILE))) {
+          throw FakeErrors.alreadyExists(store.dir());
+        }
+        Files.createDirectories(store.file(FakeStore.TMP));
+        FakeFormat.write(store.dir());
+        store.publish(new Catalog());
+      }
+    } catch (IOException e) {
+      throw FakeErrors.io(store.dir(), e);
+    }
+    return new FakeCdcDatabase(store);
+  }
+
+  /** Opens the database in {@code dir} for writing. */
+  public static FakeCdcDatabase open(Path dir) {
+    FakeStore store = new FakeStore(dir);
+    FakeFormat.check(store.dir());
+    store.load();
+    return new FakeCdcDatabase(store);
+  }
+
+  public Path path() {
+    return store.dir();
+  }
+
+  /** A reader of this database (the caller closes it). */
+  public FakeCdcClient client() {
+    return FakeCdcClient.open(store.dir());
+  }
+
+  // ---- clock ---------------------------------------------------------------------------------
+
+  /**
+   * The server clock's zone: {@code tran_end_time} and {@code create_date} are stored in it and
+   * clients convert them to UTC with it. An IANA id, {@code UTC}, or {@code UTC±HH:MM}.
+   */
+  public FakeCdcDatabase serverTimeZone(String zone) {
+    ZoneId id;
+    try {
+      id = ZoneId.of(zone);
+    } catch (DateTimeException | NullPointerException e) {
+      throw FakeErrors.invalidTimeZone(zone);
+    }
+    write(c -> {
+      c.zone = id.getId();
+      return null;
+    });
+    return this;
+  }
+
+  public String serverTimeZone() {
+    return fresh().zone;
+  }
+
+  /** The clock default commit times come from (read in the server zone, truncated to ms). */
+  public FakeCdcDatabase clock(Clock clock) {
+    this.clock = clock;
+    return this;
+  }
+
+  // ---- tables --------------------------------------------------------------------------------
+
+  /** Creates {@code schema.table} with columns {@code "<name> <type>[ computed]"}. */
+  public TableHandle createTable(String schema, String table, String... columns) {
+    Identifiers.name("schema", schema);
+    Identifiers.name("table", table);
+    List<ColumnDeclaration> decls = Arrays.stream(columns).map(ColumnDeclaration::parse).toList();
+    write(c -> {
+      if (c.table(schema + "." + table).isPresent()) {
+        throw FakeErrors.tableExists(schema + "." + table);
+      }
+      TableState t = new TableState();
+      t.uid = c.nextUid++;
+      t.schema = schema;
+      t.name = table;
+      for (ColumnDeclaration d : decls) {
+        if (t.column(d.name()).isPresent()) {
+          throw FakeErrors.duplicateColumn(t.qualified(), d.name());
+        }
+        t.columns.add(new ColumnState(d.name(), t.nextColumnId++, d.type(), d.computed(), false));
+      }
+      c.tables.add(t);
+      return null;
+    });
+    return new TableHandle(schema + "." + table);
+  }
+
+  /** A created table, to declare its unique key. */
+  public final class TableHandle {
+    private final String table;
+
+    private TableHandle(String table) {
+      this.table = table;
+    }
+
+    /** Declares the unique index CDC uses (single or composite); rows must be unique by it. */
+    public TableHandle key(String... columns) {
+      write(c -> {
+        TableState t = table(c, table);
+        List<String> key = new ArrayList<>();
+        for (String k : columns) {
+          key.add(t.column(k).orElseThrow(() -> FakeErrors.unknownColumn(t.qualified(), k, t.liveColumnNames())).name);
+        }
+        if (t.rowCount > 0) {
+          throw FakeErrors.invalidArgument("The key of " + t.qualified(), key, "declared before rows are inserted");
+        }
+        t.key.clear();
+        t.key.addAll(key);
+        tableCache.remove(t.uid);
+        return null;
+      });
+      return this;
+    }
+  }
+
+  // ---- capture instances ---------------------------------------------------------------------
+
+  /** Enables CDC on the whole table as capture instance {@code <schema>_<table>}. */
+  public String enableCdc(String schema, String table) {
+    return enableCdc(schema, table, schema + "_" + table);
+  }
+
+  /**
+   * Enables capture instance {@code name} on the table, capturing {@code columns} (all columns
+   * when none are given). Its start LSN is the LSN of the next commit. A table has at most two.
+   */
+  public String enableCdc(String schema, String table, String name, String... columns) {
+    Identifiers.captureInstance(name);
+    return write(c -> {
+      TableState t = table(c, schema + "." + table);
+      if (c.instanceExact(name).isPresent()) {
+        throw FakeErrors.instanceExists(name);
+      }
+      if (c.instancesOf(t.uid).size() >= 2) {
+        throw FakeErrors.twoInstancesAlready(t.qualified());
+      }
+      List<ColumnState> captured = new ArrayList<>();
+      if (columns.length == 0) {
+        t.columns.stream().filter(col -> !col.dropped).forEach(captured::add);
+      } else {
+        for (String col : columns) {
+          captured.add(t.column(col).orElseThrow(() -> FakeErrors.unknownColumn(t.qualified(), col, t.liveColumnNames())));
+        }
+        captured.sort((a, b) -> Integer.compare(a.columnId, b.columnId));
+      }
+      InstanceState i = new InstanceState();
+      i.name = name;
+      i.uid = c.nextUid++;
+      i.tableUid = t.uid;
+      i.startLsn = c.lsnAt(c.alignedNext());
+      i.lowWatermark = i.startLsn;
+      i.createDate = now(c);
+      i.enableSeq = c.nextEnableSeq++;
+      int ordinal = 1;
+      for (ColumnState col : captured) {
+        i.columns.add(new Captured(col.name, ordinal++, col.columnId, col.type, col.computed));
+      }
+      c.instances.add(i);
+      return name;
+    });
+  }
+
+  /** {@code sys.sp_cdc_disable_table}: the instance, its change rows and DDL history are gone. */
+  public void disableCdc(String captureInstance) {
+    write(c -> {
+      InstanceState i = instance(c, captureInstance);
+      c.instances.remove(i);
+      i.segments.forEach(s -> deleteAfterPublish.add(s.file()));
+      deleteAfterPublish.add(FakeStore.CHANGES + "/" + i.uid);
+      return null;
+    });
+  }
+
+  /**
+   * {@code sys.sp_cdc_cleanup_change_table}: moves the instance's low watermark to
+   * {@code lowWatermark} first, then deletes its change rows below it, and mapping entries below
+   * the lowest watermark of all instances.
+   */
+  public void cleanup(String captureInstance, Lsn lowWatermark) {
+    write(c -> {
+      InstanceState i = instance(c, captureInstance);
+      if (lowWatermark.isBefore(i.lowWatermark)) {
+        throw FakeErrors.cleanupBackwards(i.name, lowWatermark.hex(), i.lowWatermark.hex());
+      }
+      i.lowWatermark = lowWatermark;
+      List<SegmentRef> gone = i.segments.stream().filter(s -> s.commitLsn().isBefore(lowWatermark)).toList();
+      i.segments.removeAll(gone);
+      gone.forEach(s -> deleteAfterPublish.add(s.file()));
+      Lsn lowest = c.instances.stream().map(x -> x.lowWatermark).min(Lsn::compareTo).orElse(lowWatermark);
+      c.mapping.removeIf(e -> e.lsn().isBefore(lowest));
+      return null;
+    });
+  }
+
+  // ---- transactions --------------------------------------------------------------------------
+
+  /** Commits one transaction now (server clock); returns its commit LSN. */
+  public Lsn commit(Consumer<Tx> script) {
+    return commitAt(null, script);
+  }
+
+  /** Commits one transaction with {@code tran_end_time} {@code at} (server-local time). */
+  public Lsn commitAt(LocalDateTime at, Consumer<Tx> script) {
+    Tx tx = new Tx();
+    script.accept(tx);
+    return write(c -> applyTx(c, tx, at == null ? now(c) : at));
+  }
+
+  /** An idle ("dummy") mapping entry without change rows, as capture writes when idle. */
+  public Lsn idle() {
+    return idleAt(null);
+  }
+
+  public Lsn idleAt(LocalDateTime at) {
+    return write(c -> {
+      long offset = c.alignedNext();
+      Lsn lsn = c.lsnAt(offset);
+      c.mapping.add(new MappingEntry(lsn, at == null ? now(c) : at, true));
+      c.nextFree = offset + 1;
+      return lsn;
+    });
+  }
+
+  /**
+   * Queues a transaction that the next {@link FakeCdcClient#readTable} commits before reading:
+   * a writer between a snapshot's stamp and its SELECT.
+   */
+  public void commitBeforeRead(Consumer<Tx> script) {
+    Tx tx = new Tx();
+    script.accept(tx);
+    byte[] encoded = tx.encode();
+    write(c -> {
+      c.pending.add(encoded);
+      return null;
+    });
+  }
+
+  /** Commits the queued before-read transactions; returns how many. */
+  int applyPending() {
+    if (fresh().pending.isEmpty()) {
+      return 0;
+    }
+    return write(c -> {
+      int n = c.pending.size();
+      for (byte[] p : c.pending) {
+        applyTx(c, Tx.decode(p), now(c));
+      }
+      c.pending.clear();
+      return n;
+    });
+  }
+
+  private Lsn applyTx(Catalog c, Tx tx, LocalDateTime at) {
+    TxApplier applier = new TxApplier(store, c, t -> data(t));
+    Lsn lsn = applier.apply(tx, at);
+    for (TableState t : applier.touched()) {
+      persistRows(c, t);
+    }
+    return lsn;
+  }
+
+  // ---- DDL -----------------------------------------------------------------------------------
+
+  /** {@code ALTER TABLE ... ADD <declaration>}: a new column of the table, not captured by existing instances. */
+  public Lsn addColumn(String table, String declaration) {
+    ColumnDeclaration d = ColumnDeclaration.parse(declaration);
+    return write(c -> {
+      TableState t = table(c, table);
+      if (t.column(d.name()).isPresent()) {
+        throw FakeErrors.duplicateColumn(t.qualified(), d.name());
+      }
+      t.columns.add(new ColumnState(d.name(), t.nextColumnId++, d.type(), d.computed(), false));
+      tableCache.remove(t.uid);
+      return recordDdl(c, t, "ALTER TABLE " + quoted(t) + " ADD [" + d.name() + "] " + d.type().declaration());
+    });
+  }
+
+  /** {@code ALTER TABLE ... DROP COLUMN}: gone from the table; instances keep it, NULL from now on. */
+  public Lsn dropColumn(String table, String column) {
+    return write(c -> {
+      TableState t = table(c, table);
+      ColumnState col = t.column(column).orElseThrow(() -> FakeErrors.unknownColumn(t.qualified(), column, t.liveColumnNames()));
+      if (t.key.stream().anyMatch(k -> k.equalsIgnoreCase(col.name))) {
+        throw FakeErrors.invalidArgument("Column '" + col.name + "' of " + t.qualified(), column,
+            "a non-key column to drop (the unique index depends on it)");
+      }
+      int idx = t.columns.indexOf(col);
+      TableData d = data(t);
+      for (Object[] row : d.rows()) {
+        if (idx < row.length) {
+          row[idx] = null;
+        }
+      }
+      col.dropped = true;
+      persistRows(c, t);
+      return recordDdl(c, t, "ALTER TABLE " + quoted(t) + " DROP COLUMN [" + col.name + "]");
+    });
+  }
+
+  /** {@code ALTER TABLE ... ALTER COLUMN}: the column's (and its captured) type becomes {@code newType}. */
+  public Lsn alterColumn(String table, String column, String newType) {
+    SqlServerType type = ColumnDeclaration.type(column + " " + newType, newType);
+    return write(c -> {
+      TableState t = table(c, table);
+      ColumnState col = t.column(column).orElseThrow(() -> FakeErrors.unknownColumn(t.qualified(), column, t.liveColumnNames()));
+      int idx = t.columns.indexOf(col);
+      TableData d = data(t);
+      for (Object[] row : d.rows()) {
+        if (idx < row.length) {
+          row[idx] = ValueCoercion.coerce(t.qualified(), col.name, type, row[idx]);
+        }
+      }
+      col.type = type;
+      for (InstanceState i : c.instancesOf(t.uid)) {
+        i.columns.replaceAll(k -> k.columnId() == col.columnId
+            ? new Captured(k.name(), k.ordinal(), k.columnId(), type, k.computed()) : k);
+      }
+      persistRows(c, t);
+      return recordDdl(c, t, "ALTER TABLE " + quoted(t) + " ALTER COLUMN [" + col.name + "] " + type.declaration());
+    });
+  }
+
+  private Lsn recordDdl(Catalog c, TableState t, String command) {
+    Lsn lsn = c.lsnAt(c.nextFree);
+    c.nextFree++;
+    for (InstanceState i : c.instancesOf(t.uid)) {
+      i.ddl.add(new DdlRecord(lsn, command));
+    }
+    return lsn;
+  }
+
+  private static String quoted(TableState t) {
+    return "[" + t.schema + "].[" + t.name + "]";
+  }
+
+  // ---- plumbing ------------------------------------------------------------------------------
+
+  private <T> T write(Function<Catalog, T> change) {
+    try (WriterLock.Held lock = WriterLock.acquire(store.dir())) {
+      Catalog c = fresh();
+      T result;
+      try {
+        result = change.apply(c);
+        c.version++;
+        store.publish(c);
+      } catch (RuntimeException e) {
+        cached = null;
+        tableCache.clear();
+        deleteAfterPublish.clear();
+        throw e;
+      }
+      deleteAfterPublish.forEach(store::deleteQuietly);
+      deleteAfterPublish.clear();
+      purgeTrash(c);
+      return result;
+    }
+  }
+
+  /** The catalog of the current version (re-read when another writer published since). */
+  private Catalog fresh() {
+    long version = store.currentVersion();
+    if (cached == null || cached.version != version) {
+      cached = store.load();
+      tableCache.clear();
+    }
+    return cached;
+  }
+
+  private TableData data(TableState t) {
+    return tableCache.computeIfAbsent(t.uid, uid -> TableData.load(store, t));
+  }
+
+  /** Writes the table's rows as a new file for the version being built. */
+  private void persistRows(Catalog c, TableState t) {
+    TableData d = data(t);
+    String file = FakeStore.TABLES + "/" + t.uid + "-" + (c.version + 1) + ".rows";
+    TableRowsFile.write(store, file, t.columns.size(), d.rows());
+    if (t.rowsFile != null && !t.rowsFile.equals(file)) {
+      c.trash.add(new Trash(c.version + 1, t.rowsFile));
+    }
+    t.rowsFile = file;
+    t.rowCount = d.size();
+  }
+
+  private void purgeTrash(Catalog c) {
+    List<Trash> old = c.trash.stream().filter(t -> t.version() <= c.version - FakeStore.KEEP_VERSIONS).toList();
+    if (!old.isEmpty()) {
+      old.forEach(t -> store.deleteQuietly(t.file()));
+      // forgotten at the next write; deleting twice is harmless
+    }
+    c.trash.removeAll(old);
+  }
+
+  private LocalDateTime now(Catalog c) {
+    LocalDateTime t = LocalDateTime.now(clock.withZone(ZoneId.of(c.zone))).truncatedTo(ChronoUnit.MILLIS);
+    Optional<MappingEntry> last = c.lastEntry();
+    return last.isPresent() && last.get().tranEndTime().isAfter(t) ? last.get().tranEndTime() : t;
+  }
+
+  private static TableState table(Catalog c, String table) {
+    return c.table(table).orElseThrow(() -> FakeErrors.unknownTable(table, c.tableNames()));
+  }
+
+  private static InstanceState instance(Catalog c, String name) {
+    return c.instance(name).orElseThrow(() -> FakeErrors.unknownInstance(name, c.instanceNames()));
+  }
+
+  @Override
+  public void close() {
+    cached = null;
+    tableCache.clear();
+  }
+}

@@ -1,0 +1,164 @@
+package io.mssqlcdc.fake;
+
+import io.mssqlcdc.client.ChangeCursor;
+import io.mssqlcdc.fake.Catalog.SegmentRef;
+import io.mssqlcdc.lsn.Lsn;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Streams the change rows of a list of segments (one per commit, in LSN order), decoding only
+ * the requested columns. A segment deleted since the catalog was loaded (cleanup, disable)
+ * reads as empty, like a purged range on SQL Server.
+ */
+final class FakeChangeCursor implements ChangeCursor {
+  private final FakeStore store;
+  private final List<SegmentRef> segments;
+  private final List<Instant> commitTimes;
+  private final List<String> requested;
+  private final boolean includeCommandId;
+
+  private int segmentIndex = -1;
+  private FastInput in;
+  private int rowsLeft;
+  private int[] target;
+  private Lsn startLsn;
+  private Instant commitTime;
+
+  private Lsn seqval;
+  private int operation;
+  private int commandId;
+  private Object[] values;
+
+  FakeChangeCursor(FakeStore store, List<SegmentRef> segments, List<Instant> commitTimes, List<String> requested,
+      boolean includeCommandId) {
+    this.store = store;
+    this.segments = segments;
+    this.commitTimes = commitTimes;
+    this.requested = requested;
+    this.includeCommandId = includeCommandId;
+  }
+
+  @Override
+  public boolean next() {
+    while (rowsLeft == 0) {
+      closeSegment();
+      if (!openNextSegment()) {
+        return false;
+      }
+    }
+    FastInput f = in;
+    seqval = Lsn.of(f.readShort() & 0xFFFF, f.readLong());
+    operation = f.readByte();
+    int cmd = f.readInt();
+    commandId = includeCommandId ? cmd : 0;
+    Object[] row = new Object[requested.size()];
+    int[] t = target;
+    for (int j = 0; j < t.length; j++) {
+      int k = t[j];
+      if (k < 0) {
+        ValueCodec.skip(f);
+      } else {
+        row[k] = ValueCodec.read(f);
+      }
+    }
+    values = row;
+    rowsLeft--;
+    return true;
+  }
+
+  private boolean openNextSegment() {
+    while (++segmentIndex < segments.size()) {
+      SegmentRef ref = segments.get(segmentIndex);
+      Path file = store.file(ref.file());
+      try {
+        in = new FastInput(Files.newInputStream(file), 1 << 16);
+      } catch (NoSuchFileException e) {
+        continue; // purged meanwhile: reads as empty
+      } catch (IOException e) {
+        throw FakeErrors.io(file, e);
+      }
+      try {
+        if (in.readInt() != SegmentWriter.MAGIC) {
+          throw FakeErrors.corrupt(file, "not a change segment (bad magic number)");
+        }
+        int cols = in.readInt();
+        target = new int[cols];
+        for (int j = 0; j < cols; j++) {
+          String name = readUtf(in);
+          target[j] = indexOf(name);
+        }
+        rowsLeft = in.readInt();
+      } catch (UncheckedIOException e) {
+        throw FakeErrors.corrupt(file, e.getMessage());
+      }
+      startLsn = ref.commitLsn();
+      commitTime = commitTimes.get(segmentIndex);
+      return true;
+    }
+    return false;
+  }
+
+  private int indexOf(String column) {
+    for (int i = 0; i < requested.size(); i++) {
+      if (requested.get(i).equalsIgnoreCase(column)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static String readUtf(FastInput in) {
+    int len = in.readShort() & 0xFFFF;
+    return new String(in.readBytes(len), java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  private void closeSegment() {
+    if (in != null) {
+      in.close();
+      in = null;
+    }
+  }
+
+  @Override
+  public Lsn startLsn() {
+    return startLsn;
+  }
+
+  @Override
+  public Lsn seqval() {
+    return seqval;
+  }
+
+  @Override
+  public int operation() {
+    return operation;
+  }
+
+  @Override
+  public int commandId() {
+    return commandId;
+  }
+
+  @Override
+  public Instant commitTime() {
+    return commitTime;
+  }
+
+  @Override
+  public Object value(int i) {
+    return values[i];
+  }
+
+  @Override
+  public void close() {
+    closeSegment();
+    segmentIndex = segments.size();
+    rowsLeft = 0;
+  }
+}

@@ -1,0 +1,76 @@
+package io.mssqlcdc.fake;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+
+/**
+ * The current rows of a source table as one immutable file: magic, column count, row count,
+ * then each row's type-tagged values in the table's column order (dropped columns included,
+ * as NULL). Rewritten whole by every commit that touches the table.
+ */
+final class TableRowsFile {
+  static final int MAGIC = 0x46435431; // "FCT1"
+
+  private TableRowsFile() {}
+
+  static void write(FakeStore store, String relative, int columnCount, Collection<Object[]> rows) {
+    store.writeAtomically(relative, out -> {
+      out.writeInt(MAGIC);
+      out.writeInt(columnCount);
+      out.writeLong(rows.size());
+      for (Object[] row : rows) {
+        for (int i = 0; i < columnCount; i++) {
+          ValueCodec.write(out, i < row.length ? row[i] : null);
+        }
+      }
+    });
+  }
+
+  /** Streams the rows, padded with NULLs to {@code width} (columns added after the write). */
+  static final class Reader implements AutoCloseable {
+    private final FastInput in;
+    private final int columns;
+    private final int width;
+    private long left;
+
+    Reader(Path file, int width) {
+      try {
+        this.in = new FastInput(Files.newInputStream(file), 1 << 16);
+      } catch (IOException e) {
+        throw FakeErrors.io(file, e);
+      }
+      try {
+        if (in.readInt() != MAGIC) {
+          throw FakeErrors.corrupt(file, "not a table rows file (bad magic number)");
+        }
+        this.columns = in.readInt();
+        this.left = in.readLong();
+      } catch (UncheckedIOException e) {
+        in.close();
+        throw FakeErrors.corrupt(file, e.getMessage());
+      }
+      this.width = Math.max(width, columns);
+    }
+
+    /** The next row, or null at the end. */
+    Object[] next() {
+      if (left == 0) {
+        return null;
+      }
+      left--;
+      Object[] row = new Object[width];
+      for (int i = 0; i < columns; i++) {
+        row[i] = ValueCodec.read(in);
+      }
+      return row;
+    }
+
+    @Override
+    public void close() {
+      in.close();
+    }
+  }
+}
