@@ -40,9 +40,13 @@ final class StreamRuns {
   }
 
   static Map<String, String> options(MemoryCdc db, String captureInstance, String... kv) {
+    return options(db.path, captureInstance, kv);
+  }
+
+  static Map<String, String> options(String fakePath, String captureInstance, String... kv) {
     Map<String, String> o = new LinkedHashMap<>();
     o.put("backend", "fake");
-    o.put("fakePath", db.path);
+    o.put("fakePath", fakePath);
     o.put("captureInstance", captureInstance);
     for (int i = 0; i < kv.length; i += 2) {
       o.put(kv[i], kv[i + 1]);
@@ -51,12 +55,26 @@ final class StreamRuns {
   }
 
   static Run availableNow(Map<String, String> options, Path checkpoint) {
+    return availableNow(options, checkpoint, (df, id) -> {});
+  }
+
+  /** Runs the query; {@code beforeRead} runs in foreachBatch after planning, before the batch is read. */
+  static Run availableNow(Map<String, String> options, Path checkpoint,
+      org.apache.spark.api.java.function.VoidFunction2<Dataset<Row>, Long> beforeRead) {
+    return availableNow(options, checkpoint, beforeRead, () -> {});
+  }
+
+  /** As above; {@code afterLoad} runs after {@code load()} (schema inferred), before the query starts. */
+  static Run availableNow(Map<String, String> options, Path checkpoint,
+      org.apache.spark.api.java.function.VoidFunction2<Dataset<Row>, Long> beforeRead, Runnable afterLoad) {
     List<Batch> batches = Collections.synchronizedList(new ArrayList<>());
     Dataset<Row> df = SharedSpark.spark().readStream().format("mssql_cdc").options(options).load();
+    afterLoad.run();
     StreamingQuery q;
     try {
       q = df.writeStream()
           .foreachBatch((Dataset<Row> batch, Long id) -> {
+            beforeRead.call(batch, id);
             List<Row> rows = batch.collectAsList();
             batches.add(new Batch(id, rows, BatchEvents.forBatch(id)));
           })
