@@ -124,6 +124,20 @@ class FakeStreamTest {
   }
 
   @Test
+  void sourceMetricsReachTheQueryProgress() {
+    for (int c = 0; c < 3; c++) {
+      commitInserts(c, 1);
+    }
+    Lsn max = db.idle();
+    StreamRuns.Run run = StreamRuns.availableNow(options("maxCommitsPerBatch", "2"), ckpt);
+    assertThat(run.sizes()).containsExactly(2, 1);
+    Map<String, String> m = run.query().lastProgress().sources()[0].metrics();
+    assertThat(m).containsEntry("maxLsn", max.toString()).containsEntry("consumedLsn", max.toString())
+        .containsEntry("pendingCommits", "0").containsKeys("maxCommitTs", "captureLagSeconds");
+    assertThat(run.query().recentProgress()[0].sources()[0].metrics()).containsEntry("pendingCommits", "2");
+  }
+
+  @Test
   void commitTsIsUtcForANonUtcServerClock() {
     db.serverTimeZone("America/Sao_Paulo");
     db.commitAt(LocalDateTime.parse("2026-09-28T11:03:12.117"), tx -> tx.insert("orders", row("order_id", 1)));
