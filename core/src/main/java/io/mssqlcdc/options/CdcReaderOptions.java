@@ -37,7 +37,7 @@ public final class CdcReaderOptions implements Serializable {
   /** {@code schemaChangePolicy}. */
   public enum SchemaChangePolicy { CLASSIFY, FAIL }
 
-  private static final Pattern TIME_ZONE = Pattern.compile("^[A-Za-z0-9 ._+\\-/()]+$");
+  private static final Pattern TIME_ZONE = Pattern.compile("^[A-Za-z0-9 ._+:\\-/()]+$");
 
   public static final OptionSpec<String> CAPTURE_INSTANCE = spec(
       "captureInstance", "string", "required",
@@ -94,7 +94,7 @@ public final class CdcReaderOptions implements Serializable {
         String z = v.strip();
         if (!TIME_ZONE.matcher(z).matches()) {
           throw CdcErrors.invalidOption(n, v, "a time zone name, UTC±HH:MM or 'auto'",
-              "letters, digits, blanks and . _ + - / ( ) only");
+              "letters, digits, blanks and . _ + : - / ( ) only");
         }
         return z;
       });

@@ -64,6 +64,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   private CdcReaderOptions executorOptions;
   private Lsn availableNowTarget;
   private Lsn seenMax;
+  private CdcOffset reported;
   /** Accumulators of the last batches planned, by end LSN (the reader factory carries them). */
   private final Map<Lsn, BatchAccumulators> accumulators = new LinkedHashMap<>();
 
@@ -144,8 +145,8 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
 
   @Override
   public Offset latestOffset(Offset startOffset, ReadLimit limit) {
-    CdcOffset start = ((CdcOffset) startOffset).checkSource(source());
     return retry.call("latestOffset", () -> {
+      CdcOffset start = ((CdcOffset) startOffset).checkSource(source());
       Lsn max = client().maxLsn().orElse(Lsn.ZERO);
       seenMax = max;
       Lsn upper = availableNowTarget != null ? availableNowTarget : max;
@@ -166,8 +167,12 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
     if (seenMax == null) {
       return null;
     }
+    if (reported != null && reported.lsn().equals(seenMax)) {
+      return reported; // an idle poll costs no query here
+    }
     try {
-      return CdcOffset.of(seenMax, client().commitTime(seenMax).orElse(null), source());
+      reported = CdcOffset.of(seenMax, client().commitTime(seenMax).orElse(null), source());
+      return reported;
     } catch (RuntimeException e) {
       LOG.warn("mssql_cdc: cannot report the latest offset: {}", e.getMessage());
       return null;

@@ -231,6 +231,26 @@ class FakeStreamTest {
   }
 
   @Test
+  void aNewerInstanceWithNewColumnsStopsTheRunningQueryAndARestartReadsThem() {
+    commitInserts(0, 2);
+    Runnable newInstance = () -> {
+      db.addColumn("dbo.orders", "note nvarchar(20)");
+      db.enableCdc("dbo", "orders", "dbo_orders_v2");
+      db.commit(tx -> tx.insert("orders", row("order_id", 2, "status", "new", "note", "hello")));
+    };
+    assertThatThrownBy(() -> StreamRuns.availableNow(options("maxCommitsPerBatch", "1"), ckpt, (df, id) -> {},
+        newInstance))
+        .satisfies(e -> assertThat(StreamRuns.rootCause(e)).isInstanceOf(CdcSchemaChangedException.class)
+            .hasMessageContaining("The stream reaches capture instance 'dbo_orders_v2' of the table (from 0x")
+            .hasMessageContaining("with new column(s) note string")
+            .hasMessageContaining("Restart the query to re-infer the schema"));
+    StreamRuns.Run restart = StreamRuns.availableNow(options(), ckpt);
+    List<Row> all = restart.rows();
+    assertThat(all).extracting(r -> (Object) r.getAs("note")).endsWith("hello");
+    assertThat(ids(all)).endsWith(2).doesNotHaveDuplicates();
+  }
+
+  @Test
   void aTypeChangeFailsBeforeReadingAndARestartPasses() {
     commitInserts(0, 2);
     StreamRuns.availableNow(options(), ckpt);
