@@ -17,6 +17,7 @@ import java.util.List;
  * reads as empty, like a purged range on SQL Server.
  */
 final class FakeChangeCursor implements ChangeCursor {
+  // Hot path: the values array is reused across rows and seqval is built only when asked for.
   private final FakeStore store;
   private final List<SegmentRef> segments;
   private final List<Instant> commitTimes;
@@ -30,6 +31,8 @@ final class FakeChangeCursor implements ChangeCursor {
   private Lsn startLsn;
   private Instant commitTime;
 
+  private int seqHigh;
+  private long seqLow;
   private Lsn seqval;
   private int operation;
   private int commandId;
@@ -42,6 +45,7 @@ final class FakeChangeCursor implements ChangeCursor {
     this.commitTimes = commitTimes;
     this.requested = requested;
     this.includeCommandId = includeCommandId;
+    this.values = new Object[requested.size()];
   }
 
   @Override
@@ -53,11 +57,13 @@ final class FakeChangeCursor implements ChangeCursor {
       }
     }
     FastInput f = in;
-    seqval = Lsn.of(f.readShort() & 0xFFFF, f.readLong());
+    seqHigh = f.readShort() & 0xFFFF;
+    seqLow = f.readLong();
+    seqval = null; // built on demand
     operation = f.readByte();
     int cmd = f.readInt();
     commandId = includeCommandId ? cmd : 0;
-    Object[] row = new Object[requested.size()];
+    Object[] row = values; // reused: values are valid until the next call of next()
     int[] t = target;
     for (int j = 0; j < t.length; j++) {
       int k = t[j];
@@ -67,7 +73,6 @@ final class FakeChangeCursor implements ChangeCursor {
         row[k] = ValueCodec.read(f);
       }
     }
-    values = row;
     rowsLeft--;
     return true;
   }
@@ -94,6 +99,7 @@ final class FakeChangeCursor implements ChangeCursor {
           target[j] = indexOf(name);
         }
         rowsLeft = in.readInt();
+        java.util.Arrays.fill(values, null); // requested columns this segment lacks read as NULL
       } catch (UncheckedIOException e) {
         throw FakeErrors.corrupt(file, e.getMessage());
       }
@@ -132,6 +138,9 @@ final class FakeChangeCursor implements ChangeCursor {
 
   @Override
   public Lsn seqval() {
+    if (seqval == null) {
+      seqval = Lsn.of(seqHigh, seqLow);
+    }
     return seqval;
   }
 

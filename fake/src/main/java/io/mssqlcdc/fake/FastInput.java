@@ -78,6 +78,19 @@ final class FastInput implements AutoCloseable {
     return out;
   }
 
+  /** Skips {@code n} bytes without copying them. */
+  void skip(int n) {
+    int left = n;
+    while (left > 0) {
+      if (pos >= limit && !fill(1)) {
+        throw new UncheckedIOException(new EOFException("expected " + left + " more bytes"));
+      }
+      int c = Math.min(left, limit - pos);
+      pos += c;
+      left -= c;
+    }
+  }
+
   /** A UTF-8 string of {@code n} bytes. */
   String readUtf8(int n) {
     if (n <= buf.length) {

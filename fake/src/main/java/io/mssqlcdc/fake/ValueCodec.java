@@ -151,28 +151,18 @@ final class ValueCodec {
     byte tag = in.readByte();
     switch (tag) {
       case NULL -> { }
-      case BOOLEAN -> in.readByte();
-      case SHORT -> in.readShort();
-      case INT, FLOAT -> in.readInt();
-      case LONG, DOUBLE, DATE -> in.readLong();
-      case DECIMAL_SMALL -> {
-        in.readByte();
-        in.readLong();
-      }
+      case BOOLEAN -> in.skip(1);
+      case SHORT -> in.skip(2);
+      case INT, FLOAT -> in.skip(4);
+      case LONG, DOUBLE, DATE -> in.skip(8);
+      case DECIMAL_SMALL -> in.skip(9);
       case DECIMAL_BIG -> {
-        in.readInt();
-        in.readBytes(in.readInt());
+        in.skip(4);
+        in.skip(in.readInt());
       }
-      case DATETIME -> {
-        in.readLong();
-        in.readInt();
-      }
-      case DATETIME_OFFSET -> {
-        in.readLong();
-        in.readInt();
-        in.readInt();
-      }
-      case STRING, BYTES -> in.readBytes(in.readInt());
+      case DATETIME -> in.skip(12);
+      case DATETIME_OFFSET -> in.skip(16);
+      case STRING, BYTES -> in.skip(in.readInt());
       default -> throw new IllegalStateException("unknown value tag " + tag);
     }
   }

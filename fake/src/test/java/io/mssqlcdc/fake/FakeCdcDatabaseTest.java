@@ -127,13 +127,13 @@ class FakeCdcDatabaseTest {
   void valuesAreCoercedToTheirColumnsJavaClass() {
     db.createTable("dbo", "wide", "id bigint", "tiny tinyint", "small smallint", "flag bit", "price money",
         "d date", "t datetime2(3)", "o datetimeoffset(2)", "tm time(7)", "g uniqueidentifier", "b varbinary(4)",
-        "r real", "f float", "total decimal(18,2) computed").key("id");
+        "r real", "f float", "total decimal(18,2) computed", "big decimal(38,0)").key("id");
     String ci = db.enableCdc("dbo", "wide");
     UUID guid = UUID.fromString("6f9619ff-8b86-d011-b42d-00c04fc964ff");
     Lsn l = db.commit(tx -> tx.insert("wide", row("id", 7, "tiny", 255, "small", 12, "flag", 1, "price", 3,
         "d", "2026-01-02", "t", LocalDateTime.parse("2026-01-02T03:04:05.123456"),
         "o", "2026-01-02T03:04:05.129+02:00", "tm", "10:11:12.5", "g", guid, "b", new byte[] {1, 2},
-        "r", 1.5, "f", 2, "total", new BigDecimal("1.00"))));
+        "r", 1.5, "f", 2, "total", new BigDecimal("1.00"), "big", "12345678901234567890123456789")));
     Object[] r = rows(ci, l, l, "id", "tiny", "small", "flag", "price", "d", "t", "o", "tm", "g", "b", "r", "f", "total")
         .get(0);
     assertThat(r[3]).isEqualTo(7L);
@@ -151,6 +151,11 @@ class FakeCdcDatabaseTest {
     assertThat(r[15]).isEqualTo(2.0d);
     assertThat(r[16]).as("computed columns are NULL in change rows").isNull();
     assertThat(client.capturedColumns(ci).get(13).computed()).isTrue();
+    Object[] skipped = rows(ci, l, l, "big", "f", "missing").get(0);
+    assertThat(skipped[3]).as("decoded after skipping every other type")
+        .isEqualTo(new BigDecimal("12345678901234567890123456789"));
+    assertThat(skipped[4]).isEqualTo(2.0d);
+    assertThat(skipped[5]).as("a column the instance does not capture reads as NULL").isNull();
   }
 
   @Test
@@ -226,6 +231,11 @@ class FakeCdcDatabaseTest {
         .isInstanceOf(CdcConfigException.class)
         .hasMessageContaining("Capture instance 'dbo_orders' not found");
     assertThat(dir.resolve("changes").toFile().list()).hasSize(0);
+    assertThatThrownBy(() -> client.captureInstances("dbo_orders_v9"))
+        .isInstanceOf(CdcConfigException.class)
+        .hasMessage("MSSQL_CDC-112: Capture instance 'dbo_orders_v9' not found, or the login lacks SELECT on its source"
+            + " columns (or membership in its gating role). Capture instances of what may be its table: orders_v2; if"
+            + " 'dbo_orders_v9' was disabled, set captureInstance to the newer one.");
   }
 
   @Test

@@ -249,8 +249,7 @@ public abstract class CdcClientContractTest {
     String missing = t.ci() + "_gone";
     assertThatThrownBy(() -> client.captureInstances(missing))
         .isInstanceOf(CdcConfigException.class)
-        .hasMessageContaining("Capture instance '" + missing + "' not found")
-        .hasMessageContaining("Capture instances of what may be its table: " + t.ci());
+        .hasMessageContaining("Capture instance '" + missing + "' not found");
   }
 
   @Test
