@@ -73,6 +73,16 @@ class FakeStreamTest {
   }
 
   @Test
+  void availableNowStopsAtTheMaxLsnSeenWhenTheQueryStarted() {
+    commitInserts(0, 1);
+    commitInserts(1, 1);
+    StreamRuns.Run run = StreamRuns.availableNow(options("maxCommitsPerBatch", "1"), ckpt,
+        (df, id) -> commitInserts(100 + id.intValue(), 1));
+    assertThat(ids(run.rows())).as("commits made while the run goes wait for the next run").containsExactly(0, 1);
+    assertThat(ids(StreamRuns.availableNow(options(), ckpt).rows())).containsExactly(100, 101);
+  }
+
+  @Test
   void restartOnTheSameCheckpointReadsOnlyNewCommits() {
     for (int c = 0; c < 5; c++) {
       commitInserts(c * 2, 2);
