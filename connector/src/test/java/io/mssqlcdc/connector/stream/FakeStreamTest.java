@@ -261,6 +261,31 @@ class FakeStreamTest {
   }
 
   @Test
+  void anInstanceDisabledBeforeTheStreamReadItIsNamedInTheDataLoss() {
+    commitInserts(0, 1);
+    StreamRuns.availableNow(options(), ckpt);
+    commitInserts(1, 1);
+    db.enableCdc("dbo", "orders", "dbo_orders_v2");
+    commitInserts(2, 1);
+    db.disableCdc("dbo_orders");
+    assertThatThrownBy(() -> StreamRuns.availableNow(options(), ckpt))
+        .satisfies(e -> assertThat(StreamRuns.rootCause(e)).isInstanceOf(CdcDataLossException.class)
+            .hasMessageContaining("dbo_orders_v2: change data from 0x")
+            .hasMessageContaining("held only by capture instance(s) 'dbo_orders', disabled before the stream read them"));
+  }
+
+  @Test
+  void declaredColumnsNoInstanceCapturesFailTheFirstBatch() {
+    commitInserts(0, 1);
+    assertThatThrownBy(() -> StreamRuns.availableNow(options("columns", "order_id INT, nope STRING"), ckpt))
+        .satisfies(e -> assertThat(StreamRuns.rootCause(e).getMessage())
+            .contains("No capture instance of the table (dbo_orders) captures nope: fix 'columns'"));
+    List<Row> rows = StreamRuns.availableNow(options("columns", "order_id BIGINT, status STRING"), tmp.resolve("c2"))
+        .rows();
+    assertThat(rows).extracting(r -> (Object) r.getAs("order_id")).containsExactly(0L);
+  }
+
+  @Test
   void aTypeChangeFailsBeforeReadingAndARestartPasses() {
     commitInserts(0, 2);
     StreamRuns.availableNow(options(), ckpt);
