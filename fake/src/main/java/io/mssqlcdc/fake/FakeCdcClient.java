@@ -42,27 +42,47 @@ public final class FakeCdcClient implements CdcClient {
   private static final int RETRIES = 20;
 
   private final FakeStore store;
+  /** The zone the reader was told to convert with (option sourceTimeZone), or null: the database's. */
+  private final ZoneId zoneOverride;
   private Catalog catalog;
   private ZoneId zone;
 
-  private FakeCdcClient(FakeStore store) {
+  private FakeCdcClient(FakeStore store, ZoneId zoneOverride) {
     this.store = store;
+    this.zoneOverride = zoneOverride;
     this.catalog = store.load();
-    this.zone = ZoneId.of(catalog.zone);
+    this.zone = zoneOverride != null ? zoneOverride : ZoneId.of(catalog.zone);
   }
 
-  /** Opens a client on the database in {@code dir}. */
+  /** Opens a client on the database in {@code dir}, converting commit times with its server zone. */
   public static FakeCdcClient open(Path dir) {
+    return open(dir, null);
+  }
+
+  /**
+   * Opens a client that converts commit times with {@code zone} (a java.time zone id) instead of
+   * the database's server zone, as the SQL client does with a {@code sourceTimeZone} option the
+   * driver shipped; null or {@code auto}: the database's zone.
+   */
+  public static FakeCdcClient open(Path dir, String zone) {
+    ZoneId override = null;
+    if (zone != null && !zone.strip().equalsIgnoreCase("auto")) {
+      try {
+        override = ZoneId.of(zone.strip());
+      } catch (java.time.DateTimeException e) {
+        throw FakeErrors.invalidTimeZone(zone);
+      }
+    }
     FakeStore store = new FakeStore(dir);
     FakeFormat.check(store.dir());
-    return new FakeCdcClient(store);
+    return new FakeCdcClient(store, override);
   }
 
   private Catalog catalog() {
     long version = store.currentVersion();
     if (version != catalog.version) {
       catalog = store.load();
-      zone = ZoneId.of(catalog.zone);
+      zone = zoneOverride != null ? zoneOverride : ZoneId.of(catalog.zone);
     }
     return catalog;
   }
@@ -267,7 +287,13 @@ public final class FakeCdcClient implements CdcClient {
 
   @Override
   public String sourceTimeZone() {
-    return catalog().zone;
+    return zoneOverride != null ? zoneOverride.getId() : catalog().zone;
+  }
+
+  /** Fails like SQL Server's preflight when the instance is unknown; the fake's capture always runs. */
+  @Override
+  public void preflight(String captureInstance) {
+    minLsn(captureInstance);
   }
 
   @Override

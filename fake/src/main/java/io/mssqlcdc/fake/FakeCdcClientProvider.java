@@ -6,7 +6,11 @@ import io.mssqlcdc.errors.CdcErrors;
 import io.mssqlcdc.options.CdcReaderOptions;
 import java.nio.file.Path;
 
-/** {@code backend=fake}: a {@link FakeCdcClient} on the {@code fakePath} directory. */
+/**
+ * {@code backend=fake}: a {@link FakeCdcClient} on the {@code fakePath} directory, converting
+ * commit times with the {@code sourceTimeZone} option when it is not {@code auto} (IANA ids and
+ * {@code UTC±HH:MM} only: the fake does not map Windows zone names).
+ */
 public final class FakeCdcClientProvider implements CdcClientProvider {
   @Override
   public String backend() {
@@ -17,6 +21,6 @@ public final class FakeCdcClientProvider implements CdcClientProvider {
   public CdcClient open(CdcReaderOptions options) {
     String path = options.fakePath().orElseThrow(() -> CdcErrors.missingOption(
         CdcReaderOptions.FAKE_PATH.name(), "the directory of a FakeCdcDatabase, with backend=fake"));
-    return FakeCdcClient.open(Path.of(path));
+    return FakeCdcClient.open(Path.of(path), options.sourceTimeZone());
   }
 }

@@ -2,7 +2,6 @@ package io.mssqlcdc.fake;
 
 import io.mssqlcdc.fake.Catalog.Captured;
 import io.mssqlcdc.fake.Catalog.ColumnState;
-import io.mssqlcdc.fake.Catalog.DdlRecord;
 import io.mssqlcdc.fake.Catalog.InstanceState;
 import io.mssqlcdc.fake.Catalog.MappingEntry;
 import io.mssqlcdc.fake.Catalog.SegmentRef;
@@ -327,73 +326,22 @@ public final class FakeCdcDatabase implements AutoCloseable {
   /** {@code ALTER TABLE ... ADD <declaration>}: a new column of the table, not captured by existing instances. */
   public Lsn addColumn(String table, String declaration) {
     ColumnDeclaration d = ColumnDeclaration.parse(declaration);
-    return write(c -> {
-      TableState t = table(c, table);
-      if (t.column(d.name()).isPresent()) {
-        throw FakeErrors.duplicateColumn(t.qualified(), d.name());
-      }
-      t.columns.add(new ColumnState(d.name(), t.nextColumnId++, d.type(), d.computed(), false));
-      tableCache.remove(t.uid);
-      return recordDdl(c, t, "ALTER TABLE " + quoted(t) + " ADD [" + d.name() + "] " + d.type().declaration());
-    });
+    return write(c -> ddl(c).addColumn(table(c, table), d));
   }
 
   /** {@code ALTER TABLE ... DROP COLUMN}: gone from the table; instances keep it, NULL from now on. */
   public Lsn dropColumn(String table, String column) {
-    return write(c -> {
-      TableState t = table(c, table);
-      ColumnState col = t.column(column).orElseThrow(() -> FakeErrors.unknownColumn(t.qualified(), column, t.liveColumnNames()));
-      if (t.key.stream().anyMatch(k -> k.equalsIgnoreCase(col.name))) {
-        throw FakeErrors.invalidArgument("Column '" + col.name + "' of " + t.qualified(), column,
-            "a non-key column to drop (the unique index depends on it)");
-      }
-      int idx = t.columns.indexOf(col);
-      TableData d = data(t);
-      for (Object[] row : d.rows()) {
-        if (idx < row.length) {
-          row[idx] = null;
-        }
-      }
-      col.dropped = true;
-      persistRows(c, t);
-      return recordDdl(c, t, "ALTER TABLE " + quoted(t) + " DROP COLUMN [" + col.name + "]");
-    });
+    return write(c -> ddl(c).dropColumn(table(c, table), column));
   }
 
   /** {@code ALTER TABLE ... ALTER COLUMN}: the column's (and its captured) type becomes {@code newType}. */
   public Lsn alterColumn(String table, String column, String newType) {
     SqlServerType type = ColumnDeclaration.type(column + " " + newType, newType);
-    return write(c -> {
-      TableState t = table(c, table);
-      ColumnState col = t.column(column).orElseThrow(() -> FakeErrors.unknownColumn(t.qualified(), column, t.liveColumnNames()));
-      int idx = t.columns.indexOf(col);
-      TableData d = data(t);
-      for (Object[] row : d.rows()) {
-        if (idx < row.length) {
-          row[idx] = ValueCoercion.coerce(t.qualified(), col.name, type, row[idx]);
-        }
-      }
-      col.type = type;
-      for (InstanceState i : c.instancesOf(t.uid)) {
-        i.columns.replaceAll(k -> k.columnId() == col.columnId
-            ? new Captured(k.name(), k.ordinal(), k.columnId(), type, k.computed()) : k);
-      }
-      persistRows(c, t);
-      return recordDdl(c, t, "ALTER TABLE " + quoted(t) + " ALTER COLUMN [" + col.name + "] " + type.declaration());
-    });
+    return write(c -> ddl(c).alterColumn(table(c, table), column, type));
   }
 
-  private Lsn recordDdl(Catalog c, TableState t, String command) {
-    Lsn lsn = c.lsnAt(c.nextFree);
-    c.nextFree++;
-    for (InstanceState i : c.instancesOf(t.uid)) {
-      i.ddl.add(new DdlRecord(lsn, command));
-    }
-    return lsn;
-  }
-
-  private static String quoted(TableState t) {
-    return "[" + t.schema + "].[" + t.name + "]";
+  private DdlApplier ddl(Catalog c) {
+    return new DdlApplier(c, this::data, t -> persistRows(c, t), t -> tableCache.remove(t.uid));
   }
 
   // ---- plumbing ------------------------------------------------------------------------------

@@ -113,7 +113,7 @@ final class FakeErrors {
   }
 
   static CdcConfigException invalidTimeZone(String zone) {
-    return config("Invalid server time zone '" + CdcErrors.printable(zone)
+    return config("Invalid time zone '" + CdcErrors.printable(zone)
         + "': use an IANA zone id such as 'UTC' or 'America/Sao_Paulo', or a fixed offset such as 'UTC-03:00'.");
   }
 

@@ -107,6 +107,7 @@ final class FakeStore {
     Path tmp = dir.resolve(TMP).resolve(UUID.randomUUID() + ".tmp");
     try {
       Files.createDirectories(target.getParent());
+      Files.createDirectories(tmp.getParent());
       try (OutputStream os = Files.newOutputStream(tmp);
           DataOutputStream out = new DataOutputStream(new BufferedOutputStream(os, 1 << 16))) {
         body.write(out);

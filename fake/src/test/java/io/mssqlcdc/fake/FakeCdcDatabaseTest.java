@@ -111,7 +111,7 @@ class FakeCdcDatabaseTest {
     }
     assertThatThrownBy(() -> db.serverTimeZone("Mars/Olympus"))
         .isInstanceOf(CdcConfigException.class)
-        .hasMessage("MSSQL_CDC-100: Invalid server time zone 'Mars/Olympus': use an IANA zone id such as 'UTC' or"
+        .hasMessage("MSSQL_CDC-100: Invalid time zone 'Mars/Olympus': use an IANA zone id such as 'UTC' or"
             + " 'America/Sao_Paulo', or a fixed offset such as 'UTC-03:00'.");
   }
 
@@ -279,6 +279,22 @@ class FakeCdcDatabaseTest {
   }
 
   @Test
+  void filesOfACommitThatDiedBeforeItsCommitPointAreInvisible() throws Exception {
+    String ci = db.enableCdc("dbo", "orders");
+    Lsn l1 = db.commit(tx -> tx.insert("orders", row("order_id", 1)));
+    // what a writer killed mid-commit leaves: a half-written temp file and an unreferenced segment
+    Files.writeString(dir.resolve("tmp").resolve("dead.tmp"), "half");
+    Files.createDirectories(dir.resolve("changes/1"));
+    Files.writeString(dir.resolve("changes/1/0000002A000001000021.seg"), "garbage");
+    try (FakeCdcClient other = FakeCdcClient.open(dir)) {
+      assertThat(other.maxLsn()).contains(l1);
+      assertThat(rows(ci, Lsn.ZERO, Lsn.MAX, "order_id")).hasSize(1);
+    }
+    Lsn l2 = db.commit(tx -> tx.insert("orders", row("order_id", 2)));
+    assertThat(rows(ci, Lsn.ZERO, l2, "order_id")).extracting(r -> r[3]).containsExactly(1, 2);
+  }
+
+  @Test
   void theProviderOpensTheFakeForBackendFake() {
     CdcReaderOptions options = CdcReaderOptions.parse(
         Map.of("captureInstance", "dbo_orders", "backend", "fake", "fakePath", dir.toString()),
@@ -286,7 +302,24 @@ class FakeCdcDatabaseTest {
     try (CdcClient c = CdcClients.open(options)) {
       assertThat(c).isInstanceOf(FakeCdcClient.class);
       assertThat(c.maxLsn()).isEmpty();
+      assertThat(c.sourceTimeZone()).isEqualTo("UTC");
     }
+    Lsn l = db.idleAt(LocalDateTime.parse("2026-01-01T00:00:00"));
+    CdcReaderOptions shipped = CdcReaderOptions.parse(Map.of("captureInstance", "dbo_orders", "backend", "fake",
+        "fakePath", dir.toString(), "sourceTimeZone", "America/Sao_Paulo"), CdcReaderOptions.Reader.STREAM);
+    try (CdcClient c = CdcClients.open(shipped)) {
+      assertThat(c.sourceTimeZone()).isEqualTo("America/Sao_Paulo");
+      assertThat(c.commitTime(l)).contains(Instant.parse("2026-01-01T03:00:00Z"));
+      assertThatThrownBy(() -> c.preflight("dbo_nope"))
+          .isInstanceOf(CdcConfigException.class)
+          .hasMessageContaining("Capture instance 'dbo_nope' not found");
+    }
+    CdcReaderOptions windows = CdcReaderOptions.parse(Map.of("captureInstance", "dbo_orders", "backend", "fake",
+        "fakePath", dir.toString(), "sourceTimeZone", "E. South America Standard Time"), CdcReaderOptions.Reader.STREAM);
+    assertThatThrownBy(() -> CdcClients.open(windows))
+        .isInstanceOf(CdcConfigException.class)
+        .hasMessage("MSSQL_CDC-100: Invalid time zone 'E. South America Standard Time': use an IANA zone id such as"
+            + " 'UTC' or 'America/Sao_Paulo', or a fixed offset such as 'UTC-03:00'.");
   }
 
   @Test
