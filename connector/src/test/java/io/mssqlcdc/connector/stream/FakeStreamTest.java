@@ -105,6 +105,25 @@ class FakeStreamTest {
   }
 
   @Test
+  void aReplayedBatchReadsExactlyTheSameRows() {
+    for (int c = 0; c < 4; c++) {
+      commitInserts(c * 2, 2);
+    }
+    List<List<Row>> seen = new java.util.ArrayList<>();
+    assertThatThrownBy(() -> StreamRuns.availableNow(options("maxCommitsPerBatch", "2"), ckpt, (df, id) -> {
+      if (id == 1) {
+        seen.add(df.collectAsList());
+        throw new IllegalStateException("sink crashed after reading batch 1");
+      }
+    })).hasMessageContaining("sink crashed");
+    commitInserts(100, 2);
+    StreamRuns.Run replay = StreamRuns.availableNow(options("maxCommitsPerBatch", "2"), ckpt);
+    assertThat(replay.batches().get(0).id()).isEqualTo(1);
+    assertThat(replay.batches().get(0).rows()).containsExactlyElementsOf(seen.get(0));
+    assertThat(ids(replay.rows())).containsExactly(4, 5, 6, 7, 100, 101);
+  }
+
+  @Test
   void idleEntriesAdvanceTheOffsetWithZeroRows() {
     commitInserts(0, 3);
     StreamRuns.Run first = StreamRuns.availableNow(options(), ckpt);

@@ -67,6 +67,8 @@ final class MemoryCdc {
   final List<Instance> instances = new ArrayList<>();
   /** Runs when a change cursor is closed (e.g. a cleanup "during" the read). */
   volatile Runnable afterRead = () -> {};
+  /** The next this-many {@code maxLsn} calls fail as a transient error (a dropped connection). */
+  final java.util.concurrent.atomic.AtomicInteger transientFailures = new java.util.concurrent.atomic.AtomicInteger();
   private long next = 0x1000;
 
   private MemoryCdc(ZoneId serverZone) {

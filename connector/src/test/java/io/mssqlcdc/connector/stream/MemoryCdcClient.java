@@ -44,6 +44,10 @@ final class MemoryCdcClient implements CdcClient {
 
   @Override
   public Optional<Lsn> maxLsn() {
+    if (db.transientFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      throw new io.mssqlcdc.errors.CdcSourceUnavailableException(io.mssqlcdc.errors.CdcErrorCode.SOURCE_UNAVAILABLE,
+          "Connection reset (SQLState 08S01)");
+    }
     synchronized (db) {
       return db.entries.isEmpty() ? Optional.empty() : Optional.of(db.entries.lastKey());
     }
