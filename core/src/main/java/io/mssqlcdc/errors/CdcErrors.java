@@ -116,6 +116,42 @@ public final class CdcErrors {
     return new CdcSchemaChangedException(CdcErrorCode.SCHEMA_CHANGED, message);
   }
 
+  /** Any DDL inside a micro-batch with {@code schemaChangePolicy=fail}. */
+  public static CdcSchemaChangedException ddlWithFailPolicy(String captureInstance, String ddlLsn, String command) {
+    return schemaChanged(captureInstance + ": DDL at " + ddlLsn + " ('" + command + "') inside the batch, and"
+        + " schemaChangePolicy=fail. Restart the query to re-infer the schema (and enable"
+        + " delta.enableTypeWidening on bronze for a widening); the replayed batch holds the same DDL, so restart"
+        + " with schemaChangePolicy=classify to go past it.");
+  }
+
+  /** A captured column's type changed inside the batch to one the query's type cannot hold. */
+  public static CdcSchemaChangedException typeChangedInBatch(
+      String captureInstance, List<String> columnsWithTypes, String ddl, boolean declared) {
+    return schemaChanged(captureInstance + ": the type of captured column(s) " + String.join(", ", columnsWithTypes)
+        + " changed inside the batch (" + ddl + "). Restart the query to "
+        + (declared ? "update 'columns'" : "re-infer the schema")
+        + " (and enable delta.enableTypeWidening on bronze for a widening). Nothing of this batch was read.");
+  }
+
+  /** The stream reaches a capture instance whose columns the running query's schema does not hold. */
+  public static CdcSchemaChangedException newInstanceDoesNotFit(
+      String captureInstance, String start, List<String> newColumns, List<String> otherTypes) {
+    return schemaChanged("The stream reaches capture instance '" + captureInstance + "' of the table (from " + start
+        + "), with new column(s) " + (newColumns.isEmpty() ? "none" : String.join(", ", newColumns))
+        + "; other type(s) " + (otherTypes.isEmpty() ? "none" : String.join(", ", otherTypes))
+        + ". Restart the query to re-infer the schema (and enable delta.enableTypeWidening on bronze for a"
+        + " widening); it resumes there.");
+  }
+
+  /** The initial offset persisted under the checkpoint cannot be read. */
+  public static CdcStateException invalidInitialOffset(String path, String reason) {
+    return new CdcStateException(
+        CdcErrorCode.INVALID_OFFSET,
+        "Cannot read the stream's initial offset from " + path + ": " + reason + ". The file holds 'v1' and an"
+            + " offset JSON line; delete it only if the checkpoint has no committed batch yet (the start is then"
+            + " resolved again from 'startingLsn'), otherwise use a new checkpointLocation.");
+  }
+
   // ---- capture instances ---------------------------------------------------------------
 
   public static CdcConfigException captureInstanceNotFound(String name, List<String> candidates) {

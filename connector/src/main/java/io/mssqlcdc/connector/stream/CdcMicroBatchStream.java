@@ -1,0 +1,265 @@
+package io.mssqlcdc.connector.stream;
+
+import io.mssqlcdc.client.CaptureInstance;
+import io.mssqlcdc.client.CdcClient;
+import io.mssqlcdc.client.CdcClients;
+import io.mssqlcdc.connector.CdcOffset;
+import io.mssqlcdc.lsn.Lsn;
+import io.mssqlcdc.options.CdcReaderOptions;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.SparkContext;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.connector.read.streaming.MicroBatchStream;
+import org.apache.spark.sql.connector.read.streaming.Offset;
+import org.apache.spark.sql.connector.read.streaming.ReadLimit;
+import org.apache.spark.sql.connector.read.streaming.ReadMaxRows;
+import org.apache.spark.sql.connector.read.streaming.ReportsSourceMetrics;
+import org.apache.spark.sql.connector.read.streaming.SupportsTriggerAvailableNow;
+import org.apache.spark.sql.types.StructType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The micro-batch stream of {@code format("mssql_cdc")}: offsets are commit LSNs
+ * ({@link CdcOffset}, inclusive of what was read), every batch is the exact prefix of the
+ * commit history between two offsets.
+ *
+ * <ul>
+ *   <li>{@link #initialOffset()}: {@code startingLsn} resolved once and persisted under the
+ *       checkpoint ({@link InitialOffsetStore});
+ *   <li>{@link #latestOffset(Offset, ReadLimit)}: never past {@code fn_cdc_get_max_lsn} (or the
+ *       AvailableNow target), always a {@code lsn_time_mapping} entry, at most
+ *       {@code maxCommitsPerBatch} entries ({@link Admission});
+ *   <li>{@link #planInputPartitions}: {@link BatchPlanner} on the driver, wrapped in
+ *       {@link DriverRetry}; each range becomes one {@link CdcInputPartition};
+ *   <li>{@link #metrics}: {@code max_lsn}, its commit time, capture lag and pending commits on
+ *       the query progress.
+ * </ul>
+ * One client is kept on the driver and dropped after a transient failure.
+ */
+public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTriggerAvailableNow, ReportsSourceMetrics {
+  private static final Logger LOG = LoggerFactory.getLogger(CdcMicroBatchStream.class);
+  /** {@code pendingCommits} counts up to this many. */
+  static final long PENDING_CAP = 100_000;
+
+  private final CdcReaderOptions options;
+  private final StructType schema;
+  private final InitialOffsetStore initialOffsetStore;
+  private final SparkContext sparkContext;
+  private final BatchPlanner planner;
+  private final DriverRetry retry;
+  private final Clock clock;
+  private CdcClient client;
+  private String source;
+  private CdcReaderOptions executorOptions;
+  private Lsn availableNowTarget;
+  private Lsn seenMax;
+  private CdcOffset reported;
+  /** Accumulators of the last batches planned, by end LSN (the reader factory carries them). */
+  private final Map<Lsn, BatchAccumulators> accumulators = new LinkedHashMap<>();
+
+  CdcMicroBatchStream(CdcReaderOptions options, StructType schema, StructType captured, String checkpointLocation,
+      Configuration hadoopConf, SparkContext sparkContext, DriverRetry.Sleeper sleeper, Clock clock) {
+    this.options = options;
+    this.schema = schema;
+    this.initialOffsetStore = new InitialOffsetStore(checkpointLocation, hadoopConf);
+    this.sparkContext = sparkContext;
+    int n = options.numPartitions().orElse(sparkContext.defaultParallelism());
+    this.planner = new BatchPlanner(options, captured, n, RangeSplitter.MIN_ROWS);
+    this.retry = new DriverRetry(sleeper, () -> ThreadLocalRandom.current().nextDouble(), this::dropClient);
+    this.clock = clock;
+  }
+
+  private CdcClient client() {
+    if (client == null) {
+      client = CdcClients.open(options);
+    }
+    return client;
+  }
+
+  private void dropClient() {
+    CdcClient c = client;
+    client = null;
+    if (c != null) {
+      try {
+        c.close();
+      } catch (RuntimeException e) {
+        LOG.debug("mssql_cdc: closing a failed client", e);
+      }
+    }
+  }
+
+  /** {@code schema.table} of the source, the identity offsets carry. */
+  private String source() {
+    if (source == null) {
+      source = instances().get(0).tableIdentity();
+    }
+    return source;
+  }
+
+  private List<CaptureInstance> instances() {
+    return client().captureInstances(options.captureInstance());
+  }
+
+  @Override
+  public Offset initialOffset() {
+    return retry.call("initialOffset", () -> initialOffsetStore.getOrCreate(
+        () -> StartingOffsets.resolve(client(), options.startingLsn(), instances(), source()))
+        .checkSource(source()));
+  }
+
+  @Override
+  public Offset deserializeOffset(String json) {
+    return CdcOffset.fromJson(json);
+  }
+
+  @Override
+  public ReadLimit getDefaultReadLimit() {
+    OptionalInt n = options.maxCommitsPerBatch();
+    return n.isPresent() ? ReadLimit.maxRows(n.getAsInt()) : ReadLimit.allAvailable();
+  }
+
+  @Override
+  public void prepareForTriggerAvailableNow() {
+    retry.run("prepareForTriggerAvailableNow", () -> {
+      availableNowTarget = client().maxLsn().orElse(Lsn.ZERO);
+      LOG.info("mssql_cdc: Trigger.AvailableNow reads up to max_lsn {}", availableNowTarget);
+    });
+  }
+
+  @Override
+  public Offset latestOffset() {
+    throw new UnsupportedOperationException(
+        "format(\"mssql_cdc\") is admission-controlled: Spark calls latestOffset(start, limit)");
+  }
+
+  @Override
+  public Offset latestOffset(Offset startOffset, ReadLimit limit) {
+    return retry.call("latestOffset", () -> {
+      CdcOffset start = ((CdcOffset) startOffset).checkSource(source());
+      Lsn max = client().maxLsn().orElse(Lsn.ZERO);
+      seenMax = max;
+      Lsn upper = availableNowTarget != null ? availableNowTarget : max;
+      OptionalInt n = limit instanceof ReadMaxRows r
+          ? OptionalInt.of((int) Math.min(Integer.MAX_VALUE, r.maxRows())) : OptionalInt.empty();
+      Lsn end = Admission.end(client(), start.lsn(), upper, n);
+      if (end.equals(start.lsn())) {
+        return start;
+      }
+      CdcOffset next = CdcOffset.of(end, client().commitTime(end).orElse(null), source());
+      CdcOffset.checkForward(start, next);
+      return next;
+    });
+  }
+
+  @Override
+  public Offset reportLatestOffset() {
+    if (seenMax == null) {
+      return null;
+    }
+    if (reported != null && reported.lsn().equals(seenMax)) {
+      return reported; // an idle poll costs no query here
+    }
+    try {
+      reported = CdcOffset.of(seenMax, client().commitTime(seenMax).orElse(null), source());
+      return reported;
+    } catch (RuntimeException e) {
+      LOG.warn("mssql_cdc: cannot report the latest offset: {}", e.getMessage());
+      return null;
+    }
+  }
+
+  @Override
+  public InputPartition[] planInputPartitions(Offset startOffset, Offset endOffset) {
+    CdcOffset start = (CdcOffset) startOffset;
+    CdcOffset end = (CdcOffset) endOffset;
+    BatchPlanner.Plan plan = retry.call("planInputPartitions", () -> planner.plan(client(), start.lsn(), end.lsn()));
+    CdcReaderOptions forExecutors = executorOptions();
+    BatchAccumulators acc = new BatchAccumulators(sparkContext);
+    accumulators.put(end.lsn(), acc);
+    while (accumulators.size() > 4) {
+      accumulators.remove(accumulators.keySet().iterator().next());
+    }
+    register(start, end, plan, acc);
+    InputPartition[] partitions = new InputPartition[plan.ranges().size()];
+    for (int i = 0; i < partitions.length; i++) {
+      partitions[i] = new CdcInputPartition(plan.ranges().get(i), forExecutors, end.lsn());
+    }
+    return partitions;
+  }
+
+  private void register(CdcOffset start, CdcOffset end, BatchPlanner.Plan plan, BatchAccumulators acc) {
+    String queryId = sparkContext.getLocalProperty(BatchEvents.QUERY_ID_KEY);
+    String batch = sparkContext.getLocalProperty(BatchEvents.BATCH_ID_KEY);
+    if (queryId == null) {
+      return;
+    }
+    long batchId = batch == null ? -1 : Long.parseLong(batch);
+    BatchEvents.register(new BatchReport(queryId, batchId, start, end, plan.ranges().size(), plan.events(), acc));
+  }
+
+  /** The options executors open clients with: the driver's detected server clock pinned. */
+  private CdcReaderOptions executorOptions() {
+    if (executorOptions == null) {
+      executorOptions = retry.call("sourceTimeZone", () -> options.sourceTimeZone().equalsIgnoreCase("auto")
+          ? options.with(CdcReaderOptions.SOURCE_TIME_ZONE, client().sourceTimeZone())
+          : options);
+    }
+    return executorOptions;
+  }
+
+  @Override
+  public PartitionReaderFactory createReaderFactory() {
+    return new CdcPartitionReaderFactory(schema, accumulators);
+  }
+
+  @Override
+  public Map<String, String> metrics(Optional<Offset> latestConsumedOffset) {
+    Map<String, String> m = new LinkedHashMap<>();
+    try {
+      Lsn max = seenMax != null ? seenMax : client().maxLsn().orElse(Lsn.ZERO);
+      m.put("maxLsn", max.toString());
+      Optional<Instant> maxTs = client().commitTime(max);
+      m.put("maxCommitTs", maxTs.map(Instant::toString).orElse(""));
+      maxTs.ifPresent(t -> m.put("captureLagSeconds",
+          String.format(java.util.Locale.ROOT, "%.3f", Duration.between(t, clock.instant()).toMillis() / 1000.0)));
+      latestConsumedOffset.ifPresent(o -> {
+        CdcOffset c = (CdcOffset) o;
+        m.put("consumedLsn", c.lsn().toString());
+        m.put("consumedCommitTs", c.commitTs().map(Instant::toString).orElse(""));
+        long pending = Admission.pendingCommits(client(), c.lsn(), max, PENDING_CAP);
+        m.put("pendingCommits", pending >= PENDING_CAP ? PENDING_CAP + "+" : Long.toString(pending));
+      });
+    } catch (RuntimeException e) {
+      // metrics never fail the query
+      LOG.warn("mssql_cdc: source metrics unavailable: {}", e.getMessage());
+      dropClient();
+    }
+    return m;
+  }
+
+  @Override
+  public void commit(Offset end) {
+    // nothing to acknowledge: CDC retention is time-based
+  }
+
+  @Override
+  public void stop() {
+    dropClient();
+  }
+
+  @Override
+  public String toString() {
+    return "mssql_cdc[" + options.captureInstance() + "]";
+  }
+}

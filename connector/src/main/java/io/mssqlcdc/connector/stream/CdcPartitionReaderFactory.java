@@ -1,0 +1,33 @@
+package io.mssqlcdc.connector.stream;
+
+import io.mssqlcdc.lsn.Lsn;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Creates a {@link CdcPartitionReader} per range. Carries the schema and the accumulators of the
+ * stream's recent batches, by batch end LSN: the factory is deserialized inside the task, so the
+ * accumulators register with it and Spark merges their updates when the task succeeds.
+ */
+final class CdcPartitionReaderFactory implements PartitionReaderFactory {
+  private static final long serialVersionUID = 1L;
+
+  private final StructType schema;
+  private final Map<Lsn, BatchAccumulators> accumulators;
+
+  CdcPartitionReaderFactory(StructType schema, Map<Lsn, BatchAccumulators> accumulators) {
+    this.schema = schema;
+    this.accumulators = new HashMap<>(accumulators);
+  }
+
+  @Override
+  public PartitionReader<InternalRow> createReader(InputPartition partition) {
+    CdcInputPartition p = (CdcInputPartition) partition;
+    return new CdcPartitionReader(p, schema, accumulators.get(p.batchEnd()));
+  }
+}

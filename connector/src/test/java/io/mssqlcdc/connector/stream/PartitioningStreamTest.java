@@ -1,0 +1,119 @@
+package io.mssqlcdc.connector.stream;
+
+import static io.mssqlcdc.fake.FakeRows.row;
+import static org.apache.spark.sql.functions.spark_partition_id;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mssqlcdc.connector.SharedSpark;
+import io.mssqlcdc.fake.FakeCdcDatabase;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.Trigger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** numPartitions splitting and bounded memory on big transactions, through the real engine. */
+class PartitioningStreamTest {
+  @TempDir Path tmp;
+
+  /** Per batch: rows per Spark partition, distinct ids, rows. */
+  record Shape(List<Long> perPartition, long distinct, long rows, BatchReport report) {}
+
+  private static List<Shape> run(Map<String, String> options, Path ckpt) throws Exception {
+    List<Shape> shapes = Collections.synchronizedList(new ArrayList<>());
+    Dataset<Row> df = SharedSpark.spark().readStream().format("mssql_cdc").options(options).load();
+    StreamingQuery q = df.writeStream()
+        .foreachBatch((Dataset<Row> batch, Long id) -> {
+          Dataset<Row> cached = batch.select(spark_partition_id().as("p"), batch.col("id")).localCheckpoint();
+          List<Long> per = cached.groupBy("p").count().orderBy("p").collectAsList().stream()
+              .map(r -> r.getLong(1)).toList();
+          long distinct = cached.select("id").distinct().count();
+          shapes.add(new Shape(per, distinct, cached.count(), BatchEvents.forBatch(id).orElseThrow()));
+        })
+        .trigger(Trigger.AvailableNow())
+        .option("checkpointLocation", ckpt.toString())
+        .start();
+    q.awaitTermination();
+    return shapes;
+  }
+
+  @Test
+  void numPartitionsSplitsCommitAlignedWithoutDuplicatesBalancedByRows() throws Exception {
+    FakeCdcDatabase db = FakeCdcDatabase.create(tmp.resolve("db"));
+    db.createTable("dbo", "t", "id int").key("id");
+    db.enableCdc("dbo", "t");
+    for (int c = 0; c < 24; c++) {
+      int base = c * 10_000;
+      db.commit(tx -> {
+        for (int i = 0; i < 10_000; i++) {
+          tx.insert("t", row("id", base + i));
+        }
+      });
+    }
+    List<Shape> shapes = run(StreamRuns.options(db.path().toString(), "dbo_t", "numPartitions", "4"), tmp.resolve("c"));
+    assertThat(shapes).hasSize(1);
+    Shape s = shapes.get(0);
+    assertThat(s.report().partitionsPlanned()).isEqualTo(4);
+    assertThat(s.perPartition()).containsExactly(60_000L, 60_000L, 60_000L, 60_000L);
+    assertThat(s.distinct()).isEqualTo(240_000L);
+    assertThat(s.rows()).isEqualTo(240_000L);
+  }
+
+  @Test
+  void aBatchUnderTwiceTheMinimumStaysOnePartition() throws Exception {
+    MemoryCdc db = MemoryCdc.create();
+    db.enable("dbo_t", "t", MemoryCdc.col("id", 1, "int"), MemoryCdc.col("name", 2, "varchar(10)"));
+    for (int c = 0; c < 9; c++) {
+      db.inserts("t", c * 10_000, 10_000);
+    }
+    List<Shape> shapes = run(StreamRuns.options(db, "dbo_t", "numPartitions", "8"), tmp.resolve("c"));
+    assertThat(shapes.get(0).perPartition()).containsExactly(90_000L);
+  }
+
+  @Test
+  void aMillionRowTransactionStreamsWithBoundedExecutorMemory() throws Exception {
+    MemoryCdc db = MemoryCdc.create();
+    db.enable("dbo_t", "t", MemoryCdc.col("id", 1, "int"), MemoryCdc.col("name", 2, "varchar(max)"));
+    String payload = "x".repeat(1_000);
+    int n = 1_000_000;
+    // one transaction of 1,000,000 rows x 1 KB: about 2 GB if a reader held it (UTF-16 + UTF-8 copies)
+    db.commit("t", n, k -> new MemoryCdc.Row(2, Map.of("id", k, "name", payload)));
+    MemoryPoolMXBean old = oldGen();
+    System.gc();
+    long before = old.getUsage().getUsed();
+    old.resetPeakUsage();
+    List<Long> counts = Collections.synchronizedList(new ArrayList<>());
+    Dataset<Row> df = SharedSpark.spark().readStream().format("mssql_cdc")
+        .options(StreamRuns.options(db, "dbo_t", "numPartitions", "1")).load();
+    df.writeStream()
+        .foreachBatch((Dataset<Row> batch, Long id) -> {
+          counts.add(batch.count());
+        })
+        .trigger(Trigger.AvailableNow())
+        .option("checkpointLocation", tmp.resolve("c").toString())
+        .start()
+        .awaitTermination();
+    long growth = old.getPeakUsage().getUsed() - before;
+    System.out.printf("1M-row transaction: old generation grew %d MB at peak (bound 256 MB)%n", growth >> 20);
+    assertThat(counts).containsExactly((long) n);
+    assertThat(growth).as("old generation growth while streaming %d rows of 1 KB", n).isLessThan(256L << 20);
+  }
+
+  private static MemoryPoolMXBean oldGen() {
+    for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (p.getType() == MemoryType.HEAP && (p.getName().contains("Old") || p.getName().contains("Tenured"))) {
+        return p;
+      }
+    }
+    throw new IllegalStateException("no old generation pool");
+  }
+}

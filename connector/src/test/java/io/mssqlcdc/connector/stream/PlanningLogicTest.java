@@ -1,0 +1,202 @@
+package io.mssqlcdc.connector.stream;
+
+import static io.mssqlcdc.fake.FakeRows.row;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mssqlcdc.client.CaptureInstance;
+import io.mssqlcdc.client.CapturedColumn;
+import io.mssqlcdc.client.DdlEvent;
+import io.mssqlcdc.client.SplitPoint;
+import io.mssqlcdc.errors.CdcDataLossException;
+import io.mssqlcdc.errors.CdcSchemaChangedException;
+import io.mssqlcdc.errors.CdcSourceUnavailableException;
+import io.mssqlcdc.errors.CdcErrorCode;
+import io.mssqlcdc.fake.FakeCdcClient;
+import io.mssqlcdc.fake.FakeCdcDatabase;
+import io.mssqlcdc.lsn.Lsn;
+import io.mssqlcdc.options.CdcReaderOptions.SchemaChangePolicy;
+import io.mssqlcdc.types.SqlServerType;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.spark.sql.types.DataTypes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The planning logic without Spark: admission, cutting, splitting, DDL, retention, retries. */
+class PlanningLogicTest {
+  @TempDir Path tmp;
+
+  private static Lsn l(long v) {
+    return Lsn.of(0, v);
+  }
+
+  private static CaptureInstance ci(String name, Lsn start) {
+    return new CaptureInstance(name, "dbo", "orders", start, List.of(), null);
+  }
+
+  // ---- admission ---------------------------------------------------------------------------
+
+  @Test
+  void admissionCapsAtTheNthEntryAndNeverPassesUpper() {
+    FakeCdcDatabase db = FakeCdcDatabase.create(tmp);
+    db.createTable("dbo", "t", "id int").key("id");
+    db.enableCdc("dbo", "t");
+    List<Lsn> entries = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      int id = i;
+      entries.add(db.commit(tx -> tx.insert("t", row("id", id))));
+    }
+    entries.add(db.idle());
+    FakeCdcClient c = db.client();
+    Lsn start = entries.get(0);
+    Lsn max = entries.get(5);
+    assertThat(Admission.end(c, start, max, OptionalInt.of(2))).isEqualTo(entries.get(2));
+    assertThat(Admission.end(c, start, max, OptionalInt.of(99))).isEqualTo(max);
+    assertThat(Admission.end(c, start, max, OptionalInt.empty())).isEqualTo(max);
+    assertThat(Admission.end(c, start, entries.get(1), OptionalInt.of(3))).as("AvailableNow target").isEqualTo(entries.get(1));
+    assertThat(Admission.end(c, max, max, OptionalInt.of(1))).as("nothing new").isEqualTo(max);
+    assertThat(Admission.pendingCommits(c, start, max, 100)).isEqualTo(5);
+    assertThat(Admission.pendingCommits(c, start, max, 3)).isEqualTo(3);
+    assertThat(Admission.pendingCommits(c, max, max, 100)).isZero();
+  }
+
+  // ---- cutting at a newer instance's start --------------------------------------------------
+
+  @Test
+  void cutsAtTheNewerInstancesStartWithoutEmptyPieces() {
+    List<CaptureInstance> two = List.of(ci("v1", l(10)), ci("v2", l(50)));
+    assertThat(RangeCutter.cut(two, l(20), l(90), Lsn::decrement)).extracting(LsnRange::toString)
+        .containsExactly("v1[" + l(20) + ", " + l(49) + "]", "v2[" + l(50) + ", " + l(90) + "]");
+    assertThat(RangeCutter.cut(two, l(50), l(90), Lsn::decrement)).extracting(LsnRange::captureInstance)
+        .as("starting at S: only the newer").containsExactly("v2");
+    assertThat(RangeCutter.cut(two, l(20), l(49), Lsn::decrement)).extracting(LsnRange::captureInstance)
+        .as("ending below S: only the older").containsExactly("v1");
+    assertThat(RangeCutter.cut(two, l(60), l(90), Lsn::decrement)).extracting(LsnRange::captureInstance)
+        .containsExactly("v2");
+    assertThat(RangeCutter.cut(List.of(ci("v1", l(10)), ci("v2", null)), l(20), l(90), Lsn::decrement))
+        .as("unknown start: never cut").extracting(LsnRange::captureInstance).containsExactly("v1");
+  }
+
+  // ---- splitting ---------------------------------------------------------------------------
+
+  private static List<SplitPoint> tiles(long... rowsPerTile) {
+    List<SplitPoint> t = new ArrayList<>();
+    long lsn = 100;
+    for (long r : rowsPerTile) {
+      lsn += 10;
+      t.add(new SplitPoint(l(lsn), l(lsn + 1), r));
+    }
+    return t;
+  }
+
+  @Test
+  void splitsIntoAboutEqualRangesOfAtLeastTheMinimum() {
+    LsnRange piece = new LsnRange("v1", l(100), l(1000), -1);
+    List<LsnRange> r = RangeSplitter.split(piece, tiles(60, 60, 60, 60), 4, 50);
+    assertThat(r).extracting(LsnRange::rows).containsExactly(60L, 60L, 60L, 60L);
+    assertThat(r.get(0).from()).isEqualTo(l(100));
+    assertThat(r.get(3).to()).as("the last range ends at the piece's end").isEqualTo(l(1000));
+    for (int i = 1; i < r.size(); i++) {
+      assertThat(r.get(i).from()).isEqualTo(r.get(i - 1).to().increment());
+    }
+  }
+
+  @Test
+  void neverMakesTinyRangesAndAtMostN() {
+    LsnRange piece = new LsnRange("v1", l(100), l(1000), -1);
+    assertThat(RangeSplitter.split(piece, tiles(30, 30, 30), 3, 50)).extracting(LsnRange::rows)
+        .as("under twice the minimum: one range").containsExactly(90L);
+    assertThat(RangeSplitter.split(piece, tiles(50, 50, 50, 10), 4, 50)).extracting(LsnRange::rows)
+        .as("a small tail joins the range before it").containsExactly(50L, 50L, 60L);
+    assertThat(RangeSplitter.split(piece, tiles(10, 10, 10, 10, 10, 10, 10, 10, 10, 10), 2, 1))
+        .hasSize(2).extracting(LsnRange::rows).containsExactly(50L, 50L);
+    assertThat(RangeSplitter.split(piece, tiles(500), 1, 50)).hasSize(1);
+  }
+
+  // ---- DDL classification ------------------------------------------------------------------
+
+  private static CapturedColumn col(String name, String type) {
+    return new CapturedColumn(name, 1, 1, SqlServerType.parse(type), false);
+  }
+
+  @Test
+  void classifyFailsOnATypeTheQueryCannotHoldAndRecordsOtherDdl() {
+    DdlEvent alter = new DdlEvent("v1", l(7), "ALTER TABLE [dbo].[orders] ALTER COLUMN [id] bigint", null);
+    DdlEvent same = new DdlEvent("v2", l(7), "ALTER TABLE [dbo].[orders] ALTER COLUMN [id] bigint", null);
+    assertThatThrownBy(() -> SchemaChangeClassifier.classify(List.of(alter, same), SchemaChangePolicy.CLASSIFY,
+        Map.of("id", DataTypes.IntegerType), x -> List.of(col("id", "bigint")), false))
+        .isInstanceOf(CdcSchemaChangedException.class)
+        .hasMessageContaining("v1: the type of captured column(s) id bigint (read as int) changed inside the batch ("
+            + l(7) + ": ALTER TABLE [dbo].[orders] ALTER COLUMN [id] bigint)")
+        .hasMessageContaining("re-infer the schema");
+    List<BatchEvent> ok = SchemaChangeClassifier.classify(List.of(alter, same), SchemaChangePolicy.CLASSIFY,
+        Map.of("id", DataTypes.LongType), x -> List.of(col("id", "int")), true);
+    assertThat(ok).as("deduplicated by LSN").singleElement()
+        .satisfies(e -> assertThat(e.kind()).isEqualTo(BatchEvent.Kind.SCHEMA_CHANGE));
+    assertThatThrownBy(() -> SchemaChangeClassifier.classify(List.of(alter), SchemaChangePolicy.FAIL,
+        Map.of(), x -> List.of(), false))
+        .hasMessageContaining("v1: DDL at " + l(7)).hasMessageContaining("schemaChangePolicy=fail");
+    assertThat(SchemaChangeClassifier.classify(List.of(), SchemaChangePolicy.FAIL, Map.of(), x -> List.of(), false))
+        .isEmpty();
+  }
+
+  // ---- retention guard ---------------------------------------------------------------------
+
+  @Test
+  void retentionGuardFailsOrSkipsAhead() {
+    FakeCdcDatabase db = FakeCdcDatabase.create(tmp);
+    db.createTable("dbo", "t", "id int").key("id");
+    db.enableCdc("dbo", "t");
+    Lsn a = db.commit(tx -> tx.insert("t", row("id", 1)));
+    Lsn b = db.commit(tx -> tx.insert("t", row("id", 2)));
+    FakeCdcClient c = db.client();
+    LsnRange r = new LsnRange("dbo_t", a, b, -1);
+    assertThat(RetentionGuard.beforeRead(c, r, a, true, List.of()).range()).contains(r);
+    assertThatThrownBy(() -> RetentionGuard.beforeRead(c, r, b, true, List.of("dbo_t_old")))
+        .isInstanceOf(CdcDataLossException.class)
+        .hasMessageContaining("dbo_t: change data from " + a + " is gone (min_lsn is now " + b + ")")
+        .hasMessageContaining("held only by capture instance(s) 'dbo_t_old'");
+    RetentionGuard.Outcome skip = RetentionGuard.beforeRead(c, r, b, false, List.of());
+    assertThat(skip.range()).contains(r.withFrom(b));
+    assertThat(skip.skipped()).hasValueSatisfying(e -> assertThat(e.kind()).isEqualTo(BatchEvent.Kind.DATA_SKIPPED));
+    assertThat(RetentionGuard.beforeRead(c, r, b.increment(), false, List.of()).range()).isEmpty();
+  }
+
+  // ---- driver retries ----------------------------------------------------------------------
+
+  @Test
+  void driverRetriesTransientFailuresWithBackoffThenGivesUp() {
+    List<Long> slept = new ArrayList<>();
+    AtomicInteger drops = new AtomicInteger();
+    DriverRetry retry = new DriverRetry(slept::add, () -> 1.0, drops::incrementAndGet);
+    AtomicInteger calls = new AtomicInteger();
+    String v = retry.call("latestOffset", () -> {
+      if (calls.incrementAndGet() < 3) {
+        throw new CdcSourceUnavailableException(CdcErrorCode.SOURCE_UNAVAILABLE, "connection reset");
+      }
+      return "ok";
+    });
+    assertThat(v).isEqualTo("ok");
+    assertThat(slept).containsExactly(2000L, 4000L);
+    assertThat(drops).hasValue(2);
+
+    slept.clear();
+    DriverRetry low = new DriverRetry(slept::add, () -> 0.0, () -> {});
+    assertThatThrownBy(() -> low.call("planInputPartitions", () -> {
+      throw new CdcSourceUnavailableException(CdcErrorCode.SOURCE_UNAVAILABLE, "still down");
+    })).hasMessageContaining("still down");
+    assertThat(slept).containsExactly(1000L, 2000L, 4000L);
+
+    AtomicInteger once = new AtomicInteger();
+    assertThatThrownBy(() -> retry.call("x", () -> {
+      once.incrementAndGet();
+      throw io.mssqlcdc.errors.CdcErrors.dataLoss("v1", "0x1", "0x2", List.of());
+    })).isInstanceOf(CdcDataLossException.class);
+    assertThat(once).as("data loss is never retried").hasValue(1);
+  }
+}
