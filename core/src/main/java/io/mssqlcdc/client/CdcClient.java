@@ -19,8 +19,9 @@ import java.util.OptionalLong;
  *
  * <p>Failure modes common to all methods: {@link io.mssqlcdc.errors.CdcPermissionException}
  * when the login lacks a right (naming the GRANT), {@link
- * io.mssqlcdc.errors.CdcSourceUnavailableException} for transient failures (after the driver's
- * retries), {@link io.mssqlcdc.errors.CdcConfigException} for names that do not resolve.
+ * io.mssqlcdc.errors.CdcSourceUnavailableException} for transient failures that outlived the
+ * implementation's own retries (the only retry layer: callers do not retry again), {@link
+ * io.mssqlcdc.errors.CdcConfigException} for names that do not resolve.
  */
 public interface CdcClient extends AutoCloseable {
 

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.concurrent.ThreadLocalRandom;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.SparkContext;
 import org.apache.spark.sql.connector.read.InputPartition;
@@ -40,12 +39,14 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #latestOffset(Offset, ReadLimit)}: never past {@code fn_cdc_get_max_lsn} (or the
  *       AvailableNow target), always a {@code lsn_time_mapping} entry, at most
  *       {@code maxCommitsPerBatch} entries ({@link Admission});
- *   <li>{@link #planInputPartitions}: {@link BatchPlanner} on the driver, wrapped in
- *       {@link DriverRetry}; each range becomes one {@link CdcInputPartition};
+ *   <li>{@link #planInputPartitions}: {@link BatchPlanner} on the driver; each range becomes
+ *       one {@link CdcInputPartition};
  *   <li>{@link #metrics}: {@code max_lsn}, its commit time, capture lag and pending commits on
  *       the query progress.
  * </ul>
- * One client is kept on the driver and dropped after a transient failure.
+ * One client is kept on the driver. The stream does not retry: transient failures are retried
+ * once, per statement, inside the client ({@code SqlCdcClient}'s {@code DriverRetry}: at most 3
+ * retries on a new connection, reference §19); what outlives them fails the call.
  */
 public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTriggerAvailableNow, ReportsSourceMetrics {
   private static final Logger LOG = LoggerFactory.getLogger(CdcMicroBatchStream.class);
@@ -57,7 +58,6 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   private final InitialOffsetStore initialOffsetStore;
   private final SparkContext sparkContext;
   private final BatchPlanner planner;
-  private final DriverRetry retry;
   private final Clock clock;
   private CdcClient client;
   private String source;
@@ -69,14 +69,13 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   private final Map<Lsn, BatchAccumulators> accumulators = new LinkedHashMap<>();
 
   CdcMicroBatchStream(CdcReaderOptions options, StructType schema, StructType captured, String checkpointLocation,
-      Configuration hadoopConf, SparkContext sparkContext, DriverRetry.Sleeper sleeper, Clock clock) {
+      Configuration hadoopConf, SparkContext sparkContext, Clock clock) {
     this.options = options;
     this.schema = schema;
     this.initialOffsetStore = new InitialOffsetStore(checkpointLocation, hadoopConf);
     this.sparkContext = sparkContext;
     int n = options.numPartitions().orElse(sparkContext.defaultParallelism());
     this.planner = new BatchPlanner(options, captured, n, RangeSplitter.MIN_ROWS);
-    this.retry = new DriverRetry(sleeper, () -> ThreadLocalRandom.current().nextDouble(), this::dropClient);
     this.clock = clock;
   }
 
@@ -113,9 +112,9 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
 
   @Override
   public Offset initialOffset() {
-    return retry.call("initialOffset", () -> initialOffsetStore.getOrCreate(
+    return initialOffsetStore.getOrCreate(
         () -> StartingOffsets.resolve(client(), options.startingLsn(), instances(), source()))
-        .checkSource(source()));
+        .checkSource(source());
   }
 
   @Override
@@ -131,10 +130,8 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
 
   @Override
   public void prepareForTriggerAvailableNow() {
-    retry.run("prepareForTriggerAvailableNow", () -> {
-      availableNowTarget = client().maxLsn().orElse(Lsn.ZERO);
-      LOG.info("mssql_cdc: Trigger.AvailableNow reads up to max_lsn {}", availableNowTarget);
-    });
+    availableNowTarget = client().maxLsn().orElse(Lsn.ZERO);
+    LOG.info("mssql_cdc: Trigger.AvailableNow reads up to max_lsn {}", availableNowTarget);
   }
 
   @Override
@@ -145,21 +142,19 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
 
   @Override
   public Offset latestOffset(Offset startOffset, ReadLimit limit) {
-    return retry.call("latestOffset", () -> {
-      CdcOffset start = ((CdcOffset) startOffset).checkSource(source());
-      Lsn max = client().maxLsn().orElse(Lsn.ZERO);
-      seenMax = max;
-      Lsn upper = availableNowTarget != null ? availableNowTarget : max;
-      OptionalInt n = limit instanceof ReadMaxRows r
-          ? OptionalInt.of((int) Math.min(Integer.MAX_VALUE, r.maxRows())) : OptionalInt.empty();
-      Lsn end = Admission.end(client(), start.lsn(), upper, n);
-      if (end.equals(start.lsn())) {
-        return start;
-      }
-      CdcOffset next = CdcOffset.of(end, client().commitTime(end).orElse(null), source());
-      CdcOffset.checkForward(start, next);
-      return next;
-    });
+    CdcOffset start = ((CdcOffset) startOffset).checkSource(source());
+    Lsn max = client().maxLsn().orElse(Lsn.ZERO);
+    seenMax = max;
+    Lsn upper = availableNowTarget != null ? availableNowTarget : max;
+    OptionalInt n = limit instanceof ReadMaxRows r
+        ? OptionalInt.of((int) Math.min(Integer.MAX_VALUE, r.maxRows())) : OptionalInt.empty();
+    Lsn end = Admission.end(client(), start.lsn(), upper, n);
+    if (end.equals(start.lsn())) {
+      return start;
+    }
+    CdcOffset next = CdcOffset.of(end, client().commitTime(end).orElse(null), source());
+    CdcOffset.checkForward(start, next);
+    return next;
   }
 
   @Override
@@ -183,7 +178,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   public InputPartition[] planInputPartitions(Offset startOffset, Offset endOffset) {
     CdcOffset start = (CdcOffset) startOffset;
     CdcOffset end = (CdcOffset) endOffset;
-    BatchPlanner.Plan plan = retry.call("planInputPartitions", () -> planner.plan(client(), start.lsn(), end.lsn()));
+    BatchPlanner.Plan plan = planner.plan(client(), start.lsn(), end.lsn());
     CdcReaderOptions forExecutors = executorOptions();
     BatchAccumulators acc = new BatchAccumulators(sparkContext);
     accumulators.put(end.lsn(), acc);
@@ -211,9 +206,9 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   /** The options executors open clients with: the driver's detected server clock pinned. */
   private CdcReaderOptions executorOptions() {
     if (executorOptions == null) {
-      executorOptions = retry.call("sourceTimeZone", () -> options.sourceTimeZone().equalsIgnoreCase("auto")
+      executorOptions = options.sourceTimeZone().equalsIgnoreCase("auto")
           ? options.with(CdcReaderOptions.SOURCE_TIME_ZONE, client().sourceTimeZone())
-          : options);
+          : options;
     }
     return executorOptions;
   }

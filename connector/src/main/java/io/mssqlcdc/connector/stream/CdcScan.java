@@ -36,7 +36,7 @@ final class CdcScan implements Scan {
   public MicroBatchStream toMicroBatchStream(String checkpointLocation) {
     SparkSession spark = SparkSession.active();
     return new CdcMicroBatchStream(options, schema, captured, checkpointLocation,
-        spark.sessionState().newHadoopConf(), spark.sparkContext(), Thread::sleep, Clock.systemUTC());
+        spark.sessionState().newHadoopConf(), spark.sparkContext(), Clock.systemUTC());
   }
 
   @Override

@@ -25,7 +25,7 @@ class InitialOffsetTest {
     CdcReaderOptions o = CdcReaderOptions.parse(StreamRuns.options(db.path().toString(), "dbo_orders",
         "startingLsn", startingLsn), CdcReaderOptions.Reader.STREAM);
     return new CdcMicroBatchStream(o, new StructType(), new StructType(), checkpoint, new Configuration(),
-        SharedSpark.spark().sparkContext(), ms -> {}, Clock.systemUTC());
+        SharedSpark.spark().sparkContext(), Clock.systemUTC());
   }
 
   @Test

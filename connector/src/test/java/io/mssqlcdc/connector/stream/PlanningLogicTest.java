@@ -10,8 +10,6 @@ import io.mssqlcdc.client.DdlEvent;
 import io.mssqlcdc.client.SplitPoint;
 import io.mssqlcdc.errors.CdcDataLossException;
 import io.mssqlcdc.errors.CdcSchemaChangedException;
-import io.mssqlcdc.errors.CdcSourceUnavailableException;
-import io.mssqlcdc.errors.CdcErrorCode;
 import io.mssqlcdc.fake.FakeCdcClient;
 import io.mssqlcdc.fake.FakeCdcDatabase;
 import io.mssqlcdc.lsn.Lsn;
@@ -22,7 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.sql.types.DataTypes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -165,38 +162,5 @@ class PlanningLogicTest {
     assertThat(skip.range()).contains(r.withFrom(b));
     assertThat(skip.skipped()).hasValueSatisfying(e -> assertThat(e.kind()).isEqualTo(BatchEvent.Kind.DATA_SKIPPED));
     assertThat(RetentionGuard.beforeRead(c, r, b.increment(), false, List.of()).range()).isEmpty();
-  }
-
-  // ---- driver retries ----------------------------------------------------------------------
-
-  @Test
-  void driverRetriesTransientFailuresWithBackoffThenGivesUp() {
-    List<Long> slept = new ArrayList<>();
-    AtomicInteger drops = new AtomicInteger();
-    DriverRetry retry = new DriverRetry(slept::add, () -> 1.0, drops::incrementAndGet);
-    AtomicInteger calls = new AtomicInteger();
-    String v = retry.call("latestOffset", () -> {
-      if (calls.incrementAndGet() < 3) {
-        throw new CdcSourceUnavailableException(CdcErrorCode.SOURCE_UNAVAILABLE, "connection reset");
-      }
-      return "ok";
-    });
-    assertThat(v).isEqualTo("ok");
-    assertThat(slept).containsExactly(2000L, 4000L);
-    assertThat(drops).hasValue(2);
-
-    slept.clear();
-    DriverRetry low = new DriverRetry(slept::add, () -> 0.0, () -> {});
-    assertThatThrownBy(() -> low.call("planInputPartitions", () -> {
-      throw new CdcSourceUnavailableException(CdcErrorCode.SOURCE_UNAVAILABLE, "still down");
-    })).hasMessageContaining("still down");
-    assertThat(slept).containsExactly(1000L, 2000L, 4000L);
-
-    AtomicInteger once = new AtomicInteger();
-    assertThatThrownBy(() -> retry.call("x", () -> {
-      once.incrementAndGet();
-      throw io.mssqlcdc.errors.CdcErrors.dataLoss("v1", "0x1", "0x2", List.of());
-    })).isInstanceOf(CdcDataLossException.class);
-    assertThat(once).as("data loss is never retried").hasValue(1);
   }
 }

@@ -10,42 +10,47 @@ import io.mssqlcdc.lsn.Lsn;
 import io.mssqlcdc.options.CdcReaderOptions;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.connector.read.streaming.ReadLimit;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The stream's driver side called directly: retries and offset checks. */
+/** The stream's driver side called directly: failures and offset checks. */
 class StreamDriverTest {
   @TempDir Path tmp;
 
-  private CdcMicroBatchStream stream(MemoryCdc db, List<Long> slept) {
+  private CdcMicroBatchStream stream(MemoryCdc db) {
     CdcReaderOptions o = CdcReaderOptions.parse(StreamRuns.options(db, "dbo_t"), CdcReaderOptions.Reader.STREAM);
     return new CdcMicroBatchStream(o, new StructType(), new StructType(), tmp.toString(), new Configuration(),
-        SharedSpark.spark().sparkContext(), slept::add, Clock.systemUTC());
+        SharedSpark.spark().sparkContext(), Clock.systemUTC());
   }
 
+  /**
+   * Retries live in one layer only, the client's statement-level {@code DriverRetry} (covered by
+   * core's {@code DriverRetryTest} and {@code SqlCdcClientTest}): a transient failure that outlived
+   * them reaches the stream as {@link CdcSourceUnavailableException} and fails the call at once,
+   * without a second round of retries on top.
+   */
   @Test
-  void latestOffsetRetriesTransientFailuresOnANewConnection() {
+  void aTransientFailureFromTheClientIsNotRetriedAgainByTheStream() {
     MemoryCdc db = MemoryCdc.create();
     db.enable("dbo_t", "t", MemoryCdc.col("id", 1, "int"));
     Lsn c1 = db.inserts("t", 0, 1);
-    List<Long> slept = new ArrayList<>();
-    CdcMicroBatchStream s = stream(db, slept);
+    CdcMicroBatchStream s = stream(db);
     CdcOffset start = (CdcOffset) s.initialOffset();
     int opened = MemoryCdcClient.OPENED.get();
-    db.transientFailures.set(2);
-    CdcOffset end = (CdcOffset) s.latestOffset(start, ReadLimit.allAvailable());
-    assertThat(end.lsn()).isEqualTo(c1);
-    assertThat(slept).hasSize(2).allSatisfy(ms -> assertThat(ms).isBetween(1000L, 8000L));
-    assertThat(MemoryCdcClient.OPENED.get() - opened).as("a new connection per retry").isEqualTo(2);
 
-    db.transientFailures.set(4);
+    db.transientFailures.set(2);
     assertThatThrownBy(() -> s.latestOffset(start, ReadLimit.allAvailable()))
         .isInstanceOf(CdcSourceUnavailableException.class).hasMessageContaining("Connection reset");
+    assertThat(db.transientFailures.get()).as("one attempt, no stream-level retry").isEqualTo(1);
+    assertThatThrownBy(s::prepareForTriggerAvailableNow).isInstanceOf(CdcSourceUnavailableException.class);
+    assertThat(db.transientFailures.get()).isZero();
+
+    CdcOffset end = (CdcOffset) s.latestOffset(start, ReadLimit.allAvailable());
+    assertThat(end.lsn()).as("the next call works").isEqualTo(c1);
+    assertThat(MemoryCdcClient.OPENED.get() - opened).as("no client reopened by the stream").isZero();
     s.stop();
   }
 
@@ -54,7 +59,7 @@ class StreamDriverTest {
     MemoryCdc db = MemoryCdc.create();
     db.enable("dbo_t", "t", MemoryCdc.col("id", 1, "int"));
     Lsn c1 = db.inserts("t", 0, 1);
-    CdcMicroBatchStream s = stream(db, new ArrayList<>());
+    CdcMicroBatchStream s = stream(db);
     CdcOffset reference = (CdcOffset) s.deserializeOffset(
         "{\"lsn\": \"" + c1.decrement() + "\", \"commit_ts\": \"\"}");
     assertThat(((CdcOffset) s.latestOffset(reference, ReadLimit.allAvailable())).lsn())
