@@ -208,8 +208,13 @@ public final class SparkValues {
     } else {
       i = parseInstant(column, type, text(v));
     }
-    i = i.truncatedTo(ChronoUnit.MICROS);
-    return Math.addExact(Math.multiplyExact(i.getEpochSecond(), 1_000_000L), i.getNano() / 1000);
+    return micros(i);
+  }
+
+  /** Spark's timestamp value of {@code i}: microseconds since the epoch, truncated. */
+  public static long micros(Instant i) {
+    Instant t = i.truncatedTo(ChronoUnit.MICROS);
+    return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1000);
   }
 
   private static Instant parseInstant(String column, DataType type, String s) {
