@@ -49,12 +49,7 @@ public final class CdcReaderOptions implements Serializable {
       "SQL Server connection: a JDBC URL (`jdbc:sqlserver://host:1433;databaseName=db;user=u;password=p;encrypt=true`) "
           + "or the ODBC-style keyword string of the Python reference (`Server=host,1433;Database=db;UID=u;PWD=p;Encrypt=yes`). "
           + "The password is masked in every log line, message and plan description.",
-      OptionSpec.Scope.BOTH, (n, v) -> {
-        if (v.isBlank()) {
-          throw CdcErrors.invalidOption(n, v, "a JDBC URL or an ODBC-style connection string", null);
-        }
-        return v;
-      });
+      OptionSpec.Scope.BOTH, (n, v) -> OptionParsers.nonBlank(n, v, "a JDBC URL or an ODBC-style connection string", null));
   public static final OptionSpec<String> BACKEND = spec(
       "backend", "string", "`jdbc`",
       "`jdbc` (SQL Server through mssql-jdbc) or `fake` (the file-backed simulator at `fakePath`, for tests and the demo).",
@@ -69,12 +64,7 @@ public final class CdcReaderOptions implements Serializable {
   public static final OptionSpec<String> FAKE_PATH = spec(
       "fakePath", "string", "none",
       "Directory of the fake CDC database (`backend=fake`).",
-      OptionSpec.Scope.BOTH, (n, v) -> {
-        if (v.isBlank()) {
-          throw CdcErrors.invalidOption(n, v, "a directory path", null);
-        }
-        return v;
-      });
+      OptionSpec.Scope.BOTH, (n, v) -> OptionParsers.nonBlank(n, v, "a directory path", null));
   public static final OptionSpec<Long> CONNECT_TIMEOUT = spec(
       "connectTimeout", "integer (seconds)", "`30`",
       "Login timeout in seconds (0 = the driver's default).",
@@ -103,13 +93,8 @@ public final class CdcReaderOptions implements Serializable {
       "Captured columns to read, with Spark types (`order_id INT, status STRING, amount DECIMAL(18,2)`); values are "
           + "cast to them. Without it the schema is inferred from CDC metadata at `load()`: the union of the table's "
           + "capture instances, computed columns left out.",
-      OptionSpec.Scope.BOTH, (n, v) -> {
-        if (v.isBlank()) {
-          throw CdcErrors.invalidOption(n, v, "a Spark DDL column list such as 'order_id INT, status STRING'",
-              "omit it to infer the columns");
-        }
-        return v;
-      });
+      OptionSpec.Scope.BOTH, (n, v) -> OptionParsers.nonBlank(n, v,
+          "a Spark DDL column list such as 'order_id INT, status STRING'", "omit it to infer the columns"));
   public static final OptionSpec<Boolean> INCLUDE_COMMAND_ID = spec(
       "includeCommandId", "boolean", "`true`",
       "Read `__$command_id` into `_command_id`; `false` drops the column (change tables of servers before the "

@@ -41,6 +41,14 @@ public final class OptionParsers {
     throw CdcErrors.invalidOption(name, raw, "a non-negative integer (" + unit + ")", null);
   }
 
+  /** {@code raw} as given, unless it is empty or only blanks. */
+  public static String nonBlank(String name, String raw, String expected, String hint) {
+    if (raw.isBlank()) {
+      throw CdcErrors.invalidOption(name, raw, expected, hint);
+    }
+    return raw;
+  }
+
   /** One of {@code allowed} (any case); returns the allowed spelling. */
   public static String oneOf(String name, String raw, String hint, String... allowed) {
     String v = raw.strip();

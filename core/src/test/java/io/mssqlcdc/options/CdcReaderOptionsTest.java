@@ -125,6 +125,8 @@ class CdcReaderOptionsTest {
       "backend|odbc|Option 'backend' must be one of 'jdbc', 'fake', not 'odbc'.",
       "backend|mssql-python|is a driver of the Python reference",
       "columns| |Option 'columns' must be a Spark DDL column list",
+      "columns| |omit it to infer the columns",
+      "fakePath| |Option 'fakePath' must be a directory path",
       "connectionString| |Option 'connectionString' must be a JDBC URL or an ODBC-style connection string",
       "captureInstance|a]b|Invalid capture instance 'a]b': ']' is not allowed",
       "captureInstance||Invalid capture instance '': it must not be empty",
