@@ -8,13 +8,15 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
 import java.util.List;
 
 /**
- * Streams the change rows of a list of segments (one per commit, in LSN order), decoding only
- * the requested columns. A segment deleted since the catalog was loaded (cleanup, disable)
- * reads as empty, like a purged range on SQL Server.
+ * Streams the change rows of a list of segments (one per commit, in LSN order). A segment of a
+ * cacheable size is decoded whole once and then served from {@link DecodedSegments}; a larger
+ * one streams from its file, decoding only the requested columns. A segment deleted since the
+ * catalog was loaded (cleanup, disable) reads as empty, like a purged range on SQL Server.
  */
 final class FakeChangeCursor implements ChangeCursor {
   // Hot path: the values array is reused across rows and seqval is built only when asked for.
@@ -37,6 +39,9 @@ final class FakeChangeCursor implements ChangeCursor {
   private int operation;
   private int commandId;
   private Object[] values;
+  /** The current segment when it is served decoded; null while streaming from the file. */
+  private DecodedSegments.Decoded decoded;
+  private int decodedRow;
 
   FakeChangeCursor(FakeStore store, List<SegmentRef> segments, List<Instant> commitTimes, List<String> requested,
       boolean includeCommandId) {
@@ -55,6 +60,9 @@ final class FakeChangeCursor implements ChangeCursor {
       if (!openNextSegment()) {
         return false;
       }
+    }
+    if (decoded != null) {
+      return nextDecoded();
     }
     FastInput f = in;
     seqHigh = f.readShort() & 0xFFFF;
@@ -77,11 +85,39 @@ final class FakeChangeCursor implements ChangeCursor {
     return true;
   }
 
+  private boolean nextDecoded() {
+    DecodedSegments.Decoded d = decoded;
+    int r = decodedRow++;
+    seqHigh = d.seqHigh()[r];
+    seqLow = d.seqLow()[r];
+    seqval = null;
+    operation = d.operation()[r];
+    commandId = includeCommandId ? d.commandId()[r] : 0;
+    Object[] source = d.values()[r];
+    Object[] row = values;
+    int[] t = target;
+    for (int j = 0; j < t.length; j++) {
+      int k = t[j];
+      if (k >= 0) {
+        row[k] = source[j];
+      }
+    }
+    rowsLeft--;
+    return true;
+  }
+
   private boolean openNextSegment() {
     while (++segmentIndex < segments.size()) {
       SegmentRef ref = segments.get(segmentIndex);
       Path file = store.file(ref.file());
+      BasicFileAttributes attributes;
       try {
+        attributes = Files.readAttributes(file, BasicFileAttributes.class);
+        decoded = DecodedSegments.get(file, attributes.size(), attributes.lastModifiedTime().toMillis());
+        if (decoded != null) {
+          openDecoded(ref);
+          return true;
+        }
         in = new FastInput(Files.newInputStream(file), 1 << 16);
       } catch (NoSuchFileException e) {
         continue; // purged meanwhile: reads as empty
@@ -94,12 +130,20 @@ final class FakeChangeCursor implements ChangeCursor {
         }
         int cols = in.readInt();
         target = new int[cols];
+        String[] names = new String[cols];
         for (int j = 0; j < cols; j++) {
-          String name = readUtf(in);
-          target[j] = indexOf(name);
+          names[j] = readUtf(in);
+          target[j] = indexOf(names[j]);
         }
         rowsLeft = in.readInt();
         java.util.Arrays.fill(values, null); // requested columns this segment lacks read as NULL
+        if (DecodedSegments.cacheable(rowsLeft)) {
+          decoded = decodeRest(names);
+          closeSegment();
+          DecodedSegments.put(file, attributes.size(), attributes.lastModifiedTime().toMillis(), decoded);
+          openDecoded(ref);
+          return true;
+        }
       } catch (UncheckedIOException e) {
         throw FakeErrors.corrupt(file, e.getMessage());
       }
@@ -108,6 +152,44 @@ final class FakeChangeCursor implements ChangeCursor {
       return true;
     }
     return false;
+  }
+
+  /** Decodes every remaining row of the open segment, all of its columns ({@code names}). */
+  private DecodedSegments.Decoded decodeRest(String[] names) {
+    int rows = rowsLeft;
+    int cols = names.length;
+    int[] seqHighs = new int[rows];
+    long[] seqLows = new long[rows];
+    byte[] ops = new byte[rows];
+    int[] cmds = new int[rows];
+    Object[][] all = new Object[rows][];
+    FastInput f = in;
+    for (int r = 0; r < rows; r++) {
+      seqHighs[r] = f.readShort() & 0xFFFF;
+      seqLows[r] = f.readLong();
+      ops[r] = f.readByte();
+      cmds[r] = f.readInt();
+      Object[] v = new Object[cols];
+      for (int j = 0; j < cols; j++) {
+        v[j] = ValueCodec.read(f);
+      }
+      all[r] = v;
+    }
+    return new DecodedSegments.Decoded(names, seqHighs, seqLows, ops, cmds, all);
+  }
+
+  /** Serves the segment {@code ref} from {@link #decoded}; {@link #target} maps its columns. */
+  private void openDecoded(SegmentRef ref) {
+    String[] names = decoded.columns();
+    target = new int[names.length];
+    for (int j = 0; j < names.length; j++) {
+      target[j] = indexOf(names[j]);
+    }
+    java.util.Arrays.fill(values, null);
+    decodedRow = 0;
+    rowsLeft = decoded.rows();
+    startLsn = ref.commitLsn();
+    commitTime = commitTimes.get(segmentIndex);
   }
 
   private int indexOf(String column) {
