@@ -9,6 +9,7 @@ import io.mssqlcdc.options.CdcReaderOptions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,7 +67,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   private Lsn seenMax;
   private CdcOffset reported;
   /** Accumulators of the last batches planned, by end LSN (the reader factory carries them). */
-  private final Map<Lsn, BatchAccumulators> accumulators = new LinkedHashMap<>();
+  private final Map<Lsn, BatchAccumulators> accumulators = Collections.synchronizedMap(new LinkedHashMap<>());
 
   CdcMicroBatchStream(CdcReaderOptions options, StructType schema, StructType captured, String checkpointLocation,
       Configuration hadoopConf, SparkContext sparkContext, Clock clock) {
@@ -181,9 +182,11 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
     BatchPlanner.Plan plan = planner.plan(client(), start.lsn(), end.lsn());
     CdcReaderOptions forExecutors = executorOptions();
     BatchAccumulators acc = new BatchAccumulators(sparkContext);
-    accumulators.put(end.lsn(), acc);
-    while (accumulators.size() > 4) {
-      accumulators.remove(accumulators.keySet().iterator().next());
+    synchronized (accumulators) {
+      accumulators.put(end.lsn(), acc);
+      while (accumulators.size() > 4) {
+        accumulators.remove(accumulators.keySet().iterator().next());
+      }
     }
     register(start, end, plan, acc);
     InputPartition[] partitions = new InputPartition[plan.ranges().size()];
