@@ -122,6 +122,15 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
     return CdcOffset.fromJson(json);
   }
 
+  /**
+   * {@code offset} as a {@link CdcOffset}: Spark hands some calls the offset as its checkpoint's
+   * offset log holds it (a {@code SerializedOffset}, e.g. {@link #metrics} for a batch replayed
+   * after a restart), so anything else is read back from its JSON.
+   */
+  private static CdcOffset cdcOffset(Offset offset) {
+    return offset instanceof CdcOffset c ? c : CdcOffset.fromJson(offset.json());
+  }
+
   @Override
   public ReadLimit getDefaultReadLimit() {
     OptionalInt n = options.maxCommitsPerBatch();
@@ -142,7 +151,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
 
   @Override
   public Offset latestOffset(Offset startOffset, ReadLimit limit) {
-    CdcOffset start = ((CdcOffset) startOffset).checkSource(source());
+    CdcOffset start = cdcOffset(startOffset).checkSource(source());
     Lsn max = client().maxLsn().orElse(Lsn.ZERO);
     seenMax = max;
     Lsn upper = availableNowTarget != null ? availableNowTarget : max;
@@ -176,8 +185,8 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
 
   @Override
   public InputPartition[] planInputPartitions(Offset startOffset, Offset endOffset) {
-    CdcOffset start = (CdcOffset) startOffset;
-    CdcOffset end = (CdcOffset) endOffset;
+    CdcOffset start = cdcOffset(startOffset);
+    CdcOffset end = cdcOffset(endOffset);
     BatchPlanner.Plan plan = planner.plan(client(), start.lsn(), end.lsn());
     CdcReaderOptions forExecutors = executorOptions();
     BatchAccumulators acc = new BatchAccumulators(sparkContext);
@@ -229,7 +238,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
       maxTs.ifPresent(t -> m.put("captureLagSeconds",
           String.format(java.util.Locale.ROOT, "%.3f", Duration.between(t, clock.instant()).toMillis() / 1000.0)));
       latestConsumedOffset.ifPresent(o -> {
-        CdcOffset c = (CdcOffset) o;
+        CdcOffset c = cdcOffset(o);
         m.put("consumedLsn", c.lsn().toString());
         m.put("consumedCommitTs", c.commitTs().map(Instant::toString).orElse(""));
         long pending = Admission.pendingCommits(client(), c.lsn(), max, PENDING_CAP);

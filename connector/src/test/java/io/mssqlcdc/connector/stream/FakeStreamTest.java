@@ -123,6 +123,26 @@ class FakeStreamTest {
     assertThat(ids(replay.rows())).containsExactly(4, 5, 6, 7, 100, 101);
   }
 
+  /**
+   * After a restart, Spark hands {@code ReportsSourceMetrics.metrics} the replayed batch's end
+   * offset as read from the offset log (a {@code SerializedOffset}, not a {@code CdcOffset}): the
+   * progress of that batch must still carry the consumed offset and the pending commits.
+   */
+  @Test
+  void sourceMetricsOfABatchReplayedAfterARestartReachTheQueryProgress() {
+    commitInserts(0, 1);
+    Lsn second = commitInserts(1, 1);
+    assertThatThrownBy(() -> StreamRuns.availableNow(options("maxCommitsPerBatch", "1"), ckpt, (df, id) -> {
+      throw new IllegalStateException("sink crashed before reading batch " + id);
+    })).hasMessageContaining("sink crashed");
+    StreamRuns.Run replay = StreamRuns.availableNow(options("maxCommitsPerBatch", "1"), ckpt);
+    assertThat(replay.sizes()).containsExactly(1, 1);
+    assertThat(replay.query().recentProgress()[0].sources()[0].metrics())
+        .as("the replayed batch's progress").containsEntry("pendingCommits", "1").containsKey("consumedLsn");
+    assertThat(replay.query().lastProgress().sources()[0].metrics()).containsEntry("consumedLsn", second.toString())
+        .containsEntry("pendingCommits", "0");
+  }
+
   @Test
   void idleEntriesAdvanceTheOffsetWithZeroRows() {
     commitInserts(0, 3);
