@@ -65,6 +65,10 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   private Lsn availableNowTarget;
   private Lsn seenMax;
   private CdcOffset reported;
+  /** The last batch planned ({@link #plan}), by its offsets. */
+  private Lsn lastPlanStart;
+  private Lsn lastPlanEnd;
+  private BatchPlanner.Plan lastPlan;
   /** Accumulators of the last batches planned, by end LSN (the reader factory carries them). */
   private final Map<Lsn, BatchAccumulators> accumulators = new LinkedHashMap<>();
 
@@ -187,7 +191,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   public InputPartition[] planInputPartitions(Offset startOffset, Offset endOffset) {
     CdcOffset start = cdcOffset(startOffset);
     CdcOffset end = cdcOffset(endOffset);
-    BatchPlanner.Plan plan = planner.plan(client(), start.lsn(), end.lsn());
+    BatchPlanner.Plan plan = plan(start.lsn(), end.lsn());
     CdcReaderOptions forExecutors = executorOptions();
     BatchAccumulators acc = new BatchAccumulators(sparkContext);
     accumulators.put(end.lsn(), acc);
@@ -200,6 +204,21 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
       partitions[i] = new CdcInputPartition(plan.ranges().get(i), forExecutors, end.lsn());
     }
     return partitions;
+  }
+
+  /**
+   * The batch's plan, made against the source once: Spark copies the scan node while it prepares
+   * a batch's physical plan, and every copy asks for the partitions again. Each call still gets
+   * its own accumulators and report (see {@link #planInputPartitions}); only the source queries
+   * (DDL, retention, the NTILE split of the change rows) and the event log lines are not repeated.
+   */
+  private BatchPlanner.Plan plan(Lsn start, Lsn end) {
+    if (lastPlan == null || !start.equals(lastPlanStart) || !end.equals(lastPlanEnd)) {
+      lastPlan = planner.plan(client(), start, end);
+      lastPlanStart = start;
+      lastPlanEnd = end;
+    }
+    return lastPlan;
   }
 
   private void register(CdcOffset start, CdcOffset end, BatchPlanner.Plan plan, BatchAccumulators acc) {
