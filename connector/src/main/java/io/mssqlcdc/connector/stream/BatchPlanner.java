@@ -178,13 +178,22 @@ final class BatchPlanner {
     return used;
   }
 
+  /**
+   * A {@code capture_instance_switched} event for each piece that starts exactly at its
+   * instance's start S while an older instance is listed: after a piece of the older one, or as
+   * the batch's first piece (a batch whose start offset is {@code decrement(S)}).
+   */
   private List<BatchEvent> switches(CdcClient client, List<CaptureInstance> instances, List<LsnRange> pieces) {
     List<BatchEvent> events = new ArrayList<>();
-    for (int i = 1; i < pieces.size(); i++) {
-      CaptureInstance older = instance(instances, pieces.get(i - 1).captureInstance());
-      CaptureInstance newer = instance(instances, pieces.get(i).captureInstance());
+    for (LsnRange piece : pieces) {
+      int at = instances.indexOf(instance(instances, piece.captureInstance()));
+      if (at == 0) {
+        continue;
+      }
+      CaptureInstance older = instances.get(at - 1);
+      CaptureInstance newer = instances.get(at);
       Lsn s = newer.startLsn();
-      if (s == null || !pieces.get(i).from().equals(s)) {
+      if (s == null || !piece.from().equals(s)) {
         continue;
       }
       List<String> lost = notInNewer(client, older, newer);

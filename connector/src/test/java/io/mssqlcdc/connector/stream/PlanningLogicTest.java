@@ -79,6 +79,35 @@ class PlanningLogicTest {
         .as("unknown start: never cut").extracting(LsnRange::captureInstance).containsExactly("v1");
   }
 
+  /**
+   * A batch that starts exactly at the newer instance's start S (its start offset is
+   * {@code decrement(S)}, e.g. an explicit {@code startingLsn}) reads only the newer instance:
+   * the switch still happens in this batch, so its {@code capture_instance_switched} event must
+   * be reported (reference-behaviour §6 step 8).
+   */
+  @Test
+  void aBatchStartingExactlyAtTheNewerInstancesStartReportsTheSwitch() {
+    FakeCdcDatabase db = FakeCdcDatabase.create(tmp);
+    db.createTable("dbo", "t", "id int").key("id");
+    db.enableCdc("dbo", "t");
+    db.commit(tx -> tx.insert("t", row("id", 1)));
+    db.enableCdc("dbo", "t", "dbo_t_v2");
+    Lsn s = db.commit(tx -> tx.insert("t", row("id", 2)));
+    FakeCdcClient c = db.client();
+    assertThat(c.captureInstances("dbo_t").get(1).startLsn()).isEqualTo(s);
+    io.mssqlcdc.options.CdcReaderOptions o = io.mssqlcdc.options.CdcReaderOptions.parse(
+        StreamRuns.options(db.path().toString(), "dbo_t"), io.mssqlcdc.options.CdcReaderOptions.Reader.STREAM);
+    org.apache.spark.sql.types.StructType captured = new org.apache.spark.sql.types.StructType().add("id", "int");
+    BatchPlanner.Plan plan = new BatchPlanner(o, captured, 1, RangeSplitter.MIN_ROWS).plan(c, s.decrement(), s);
+    assertThat(plan.ranges()).extracting(LsnRange::toString).containsExactly("dbo_t_v2[" + s + ", " + s + "]");
+    assertThat(plan.events()).singleElement().satisfies(e -> {
+      assertThat(e.kind()).isEqualTo(BatchEvent.Kind.CAPTURE_INSTANCE_SWITCHED);
+      assertThat(e.captureInstance()).isEqualTo("dbo_t_v2");
+      assertThat(e.lsn()).isEqualTo(s);
+      assertThat(e.detail()).isEqualTo("dbo_t -> dbo_t_v2");
+    });
+  }
+
   // ---- splitting ---------------------------------------------------------------------------
 
   private static List<SplitPoint> tiles(long... rowsPerTile) {
