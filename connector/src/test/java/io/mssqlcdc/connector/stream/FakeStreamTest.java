@@ -266,6 +266,25 @@ class FakeStreamTest {
     });
   }
 
+  /**
+   * {@code _capture_instance} keeps the configured name as given (reference-behaviour §3), as
+   * the snapshot reader writes it: a name matched ignoring case must not give change rows and
+   * snapshot rows of the same table two spellings. A newer instance's rows carry its own name.
+   */
+  @Test
+  void captureInstanceColumnKeepsTheConfiguredSpellingLikeTheSnapshot() {
+    commitInserts(0, 1);
+    db.enableCdc("dbo", "orders", "dbo_orders_v2");
+    commitInserts(1, 1);
+    Map<String, String> o = StreamRuns.options(db.path().toString(), "DBO_Orders");
+    List<Row> rows = StreamRuns.availableNow(o, ckpt).rows();
+    assertThat(rows).extracting(r -> (String) r.getAs("_capture_instance"))
+        .containsExactly("DBO_Orders", "dbo_orders_v2");
+    List<Row> snapshot = io.mssqlcdc.connector.SharedSpark.spark().read().format("mssql_cdc_snapshot")
+        .options(o).load().collectAsList();
+    assertThat(snapshot).extracting(r -> (String) r.getAs("_capture_instance")).containsOnly("DBO_Orders");
+  }
+
   @Test
   void followsTheNewerInstanceAfterTheDefaultNamedOneIsDisabled() {
     commitInserts(0, 2);
