@@ -108,6 +108,40 @@ class PlanningLogicTest {
     });
   }
 
+  /**
+   * The planner looks the table up by the newest instance name it has seen, then by older ones
+   * (reference-behaviour §6 step 2): when that newest instance was replaced and disabled between
+   * two batches (v1 -> v2 seen, then v3 enabled and v2 disabled), the configured default name
+   * still finds the table, and the lost changes fail as data loss naming the disabled instances,
+   * not as an unknown capture instance.
+   */
+  @Test
+  void aReplacedNewestInstanceFallsBackToOlderNamesAndFailsAsDataLoss() {
+    FakeCdcDatabase db = FakeCdcDatabase.create(tmp);
+    db.createTable("dbo", "t", "id int").key("id");
+    db.enableCdc("dbo", "t");
+    Lsn a = db.commit(tx -> tx.insert("t", row("id", 1)));
+    db.enableCdc("dbo", "t", "dbo_t_v2");
+    Lsn b = db.commit(tx -> tx.insert("t", row("id", 2)));
+    FakeCdcClient c = db.client();
+    io.mssqlcdc.options.CdcReaderOptions o = io.mssqlcdc.options.CdcReaderOptions.parse(
+        StreamRuns.options(db.path().toString(), "dbo_t"), io.mssqlcdc.options.CdcReaderOptions.Reader.STREAM);
+    BatchPlanner planner = new BatchPlanner(o, new org.apache.spark.sql.types.StructType().add("id", "int"), 1,
+        RangeSplitter.MIN_ROWS);
+    assertThat(planner.plan(c, a.decrement(), b).ranges()).extracting(LsnRange::captureInstance)
+        .containsExactly("dbo_t", "dbo_t_v2");
+    db.commit(tx -> tx.insert("t", row("id", 3))); // held only by v1 and v2: lost once both are disabled
+    db.disableCdc("dbo_t");
+    db.enableCdc("dbo", "t", "dbo_t_v3");
+    db.disableCdc("dbo_t_v2");
+    Lsn d = db.commit(tx -> tx.insert("t", row("id", 4)));
+    FakeCdcClient c2 = db.client();
+    assertThatThrownBy(() -> planner.plan(c2, b, d))
+        .isInstanceOf(CdcDataLossException.class)
+        .hasMessageContaining("dbo_t_v3: change data from " + b.increment())
+        .hasMessageContaining("'dbo_t', 'dbo_t_v2'");
+  }
+
   // ---- splitting ---------------------------------------------------------------------------
 
   private static List<SplitPoint> tiles(long... rowsPerTile) {
