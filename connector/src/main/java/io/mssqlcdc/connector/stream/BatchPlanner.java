@@ -4,6 +4,7 @@ import io.mssqlcdc.client.CaptureInstance;
 import io.mssqlcdc.client.CapturedColumn;
 import io.mssqlcdc.client.CdcClient;
 import io.mssqlcdc.client.DdlEvent;
+import io.mssqlcdc.errors.CdcConfigException;
 import io.mssqlcdc.errors.CdcErrors;
 import io.mssqlcdc.lsn.Lsn;
 import io.mssqlcdc.options.CdcReaderOptions;
@@ -101,9 +102,24 @@ final class BatchPlanner {
         client.splitPoints(piece.captureInstance(), piece.from(), piece.to(), numPartitions), numPartitions, minRows);
   }
 
-  /** The table's instances, looked up by the newest name seen first. */
+  /**
+   * The table's instances, looked up by the newest name seen first, then by older ones: the
+   * newest may have been replaced and disabled since the last batch, while the configured
+   * default name {@code <schema>_<table>} still resolves to the table's current instances.
+   */
   private List<CaptureInstance> instances(CdcClient client) {
-    List<CaptureInstance> found = client.captureInstances(names.get(names.size() - 1));
+    List<CaptureInstance> found = null;
+    CdcConfigException notFound = null;
+    for (int i = names.size() - 1; i >= 0 && found == null; i--) {
+      try {
+        found = client.captureInstances(names.get(i));
+      } catch (CdcConfigException e) {
+        notFound = notFound == null ? e : notFound;
+      }
+    }
+    if (found == null) {
+      throw notFound;
+    }
     for (CaptureInstance ci : found) {
       if (names.stream().noneMatch(ci::isNamed)) {
         names.add(ci.name());
@@ -178,13 +194,22 @@ final class BatchPlanner {
     return used;
   }
 
+  /**
+   * A {@code capture_instance_switched} event for each piece that starts exactly at its
+   * instance's start S while an older instance is listed: after a piece of the older one, or as
+   * the batch's first piece (a batch whose start offset is {@code decrement(S)}).
+   */
   private List<BatchEvent> switches(CdcClient client, List<CaptureInstance> instances, List<LsnRange> pieces) {
     List<BatchEvent> events = new ArrayList<>();
-    for (int i = 1; i < pieces.size(); i++) {
-      CaptureInstance older = instance(instances, pieces.get(i - 1).captureInstance());
-      CaptureInstance newer = instance(instances, pieces.get(i).captureInstance());
+    for (LsnRange piece : pieces) {
+      int at = instances.indexOf(instance(instances, piece.captureInstance()));
+      if (at == 0) {
+        continue;
+      }
+      CaptureInstance older = instances.get(at - 1);
+      CaptureInstance newer = instances.get(at);
       Lsn s = newer.startLsn();
-      if (s == null || !pieces.get(i).from().equals(s)) {
+      if (s == null || !piece.from().equals(s)) {
         continue;
       }
       List<String> lost = notInNewer(client, older, newer);

@@ -66,6 +66,10 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   private Lsn availableNowTarget;
   private Lsn seenMax;
   private CdcOffset reported;
+  /** The last batch planned ({@link #plan}), by its offsets. */
+  private Lsn lastPlanStart;
+  private Lsn lastPlanEnd;
+  private BatchPlanner.Plan lastPlan;
   /** Accumulators of the last batches planned, by end LSN (the reader factory carries them). */
   private final Map<Lsn, BatchAccumulators> accumulators = Collections.synchronizedMap(new LinkedHashMap<>());
 
@@ -123,6 +127,15 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
     return CdcOffset.fromJson(json);
   }
 
+  /**
+   * {@code offset} as a {@link CdcOffset}: Spark hands some calls the offset as its checkpoint's
+   * offset log holds it (a {@code SerializedOffset}, e.g. {@link #metrics} for a batch replayed
+   * after a restart), so anything else is read back from its JSON.
+   */
+  private static CdcOffset cdcOffset(Offset offset) {
+    return offset instanceof CdcOffset c ? c : CdcOffset.fromJson(offset.json());
+  }
+
   @Override
   public ReadLimit getDefaultReadLimit() {
     OptionalInt n = options.maxCommitsPerBatch();
@@ -143,7 +156,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
 
   @Override
   public Offset latestOffset(Offset startOffset, ReadLimit limit) {
-    CdcOffset start = ((CdcOffset) startOffset).checkSource(source());
+    CdcOffset start = cdcOffset(startOffset).checkSource(source());
     Lsn max = client().maxLsn().orElse(Lsn.ZERO);
     seenMax = max;
     Lsn upper = availableNowTarget != null ? availableNowTarget : max;
@@ -177,9 +190,9 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
 
   @Override
   public InputPartition[] planInputPartitions(Offset startOffset, Offset endOffset) {
-    CdcOffset start = (CdcOffset) startOffset;
-    CdcOffset end = (CdcOffset) endOffset;
-    BatchPlanner.Plan plan = planner.plan(client(), start.lsn(), end.lsn());
+    CdcOffset start = cdcOffset(startOffset);
+    CdcOffset end = cdcOffset(endOffset);
+    BatchPlanner.Plan plan = plan(start.lsn(), end.lsn());
     CdcReaderOptions forExecutors = executorOptions();
     BatchAccumulators acc = new BatchAccumulators(sparkContext);
     synchronized (accumulators) {
@@ -194,6 +207,21 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
       partitions[i] = new CdcInputPartition(plan.ranges().get(i), forExecutors, end.lsn());
     }
     return partitions;
+  }
+
+  /**
+   * The batch's plan, made against the source once: Spark copies the scan node while it prepares
+   * a batch's physical plan, and every copy asks for the partitions again. Each call still gets
+   * its own accumulators and report (see {@link #planInputPartitions}); only the source queries
+   * (DDL, retention, the NTILE split of the change rows) and the event log lines are not repeated.
+   */
+  private BatchPlanner.Plan plan(Lsn start, Lsn end) {
+    if (lastPlan == null || !start.equals(lastPlanStart) || !end.equals(lastPlanEnd)) {
+      lastPlan = planner.plan(client(), start, end);
+      lastPlanStart = start;
+      lastPlanEnd = end;
+    }
+    return lastPlan;
   }
 
   private void register(CdcOffset start, CdcOffset end, BatchPlanner.Plan plan, BatchAccumulators acc) {
@@ -232,7 +260,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
       maxTs.ifPresent(t -> m.put("captureLagSeconds",
           String.format(java.util.Locale.ROOT, "%.3f", Duration.between(t, clock.instant()).toMillis() / 1000.0)));
       latestConsumedOffset.ifPresent(o -> {
-        CdcOffset c = (CdcOffset) o;
+        CdcOffset c = cdcOffset(o);
         m.put("consumedLsn", c.lsn().toString());
         m.put("consumedCommitTs", c.commitTs().map(Instant::toString).orElse(""));
         long pending = Admission.pendingCommits(client(), c.lsn(), max, PENDING_CAP);

@@ -32,7 +32,18 @@ final class CdcPartitionReader implements PartitionReader<InternalRow> {
   CdcPartitionReader(CdcInputPartition partition, StructType schema, BatchAccumulators acc) {
     this.partition = partition;
     this.acc = acc;
-    this.converter = new ChangeRowConverter(schema, partition.range().captureInstance());
+    this.converter = new ChangeRowConverter(schema, label(partition));
+  }
+
+  /**
+   * {@code _capture_instance} of the range's rows: the configured name as the user gave it for
+   * the configured instance (as the snapshot reader writes it, reference-behaviour §3), else the
+   * newer instance's own name.
+   */
+  static String label(CdcInputPartition partition) {
+    String read = partition.range().captureInstance();
+    String configured = partition.options().captureInstance();
+    return read.equalsIgnoreCase(configured) ? configured : read;
   }
 
   @Override

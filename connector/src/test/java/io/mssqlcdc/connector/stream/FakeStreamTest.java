@@ -123,6 +123,26 @@ class FakeStreamTest {
     assertThat(ids(replay.rows())).containsExactly(4, 5, 6, 7, 100, 101);
   }
 
+  /**
+   * After a restart, Spark hands {@code ReportsSourceMetrics.metrics} the replayed batch's end
+   * offset as read from the offset log (a {@code SerializedOffset}, not a {@code CdcOffset}): the
+   * progress of that batch must still carry the consumed offset and the pending commits.
+   */
+  @Test
+  void sourceMetricsOfABatchReplayedAfterARestartReachTheQueryProgress() {
+    commitInserts(0, 1);
+    Lsn second = commitInserts(1, 1);
+    assertThatThrownBy(() -> StreamRuns.availableNow(options("maxCommitsPerBatch", "1"), ckpt, (df, id) -> {
+      throw new IllegalStateException("sink crashed before reading batch " + id);
+    })).hasMessageContaining("sink crashed");
+    StreamRuns.Run replay = StreamRuns.availableNow(options("maxCommitsPerBatch", "1"), ckpt);
+    assertThat(replay.sizes()).containsExactly(1, 1);
+    assertThat(replay.query().recentProgress()[0].sources()[0].metrics())
+        .as("the replayed batch's progress").containsEntry("pendingCommits", "1").containsKey("consumedLsn");
+    assertThat(replay.query().lastProgress().sources()[0].metrics()).containsEntry("consumedLsn", second.toString())
+        .containsEntry("pendingCommits", "0");
+  }
+
   @Test
   void idleEntriesAdvanceTheOffsetWithZeroRows() {
     commitInserts(0, 3);
@@ -244,6 +264,25 @@ class FakeStreamTest {
       assertThat(e.kind()).isEqualTo(BatchEvent.Kind.CAPTURE_INSTANCE_SWITCHED);
       assertThat(e.detail()).isEqualTo("dbo_orders -> dbo_orders_v2");
     });
+  }
+
+  /**
+   * {@code _capture_instance} keeps the configured name as given (reference-behaviour §3), as
+   * the snapshot reader writes it: a name matched ignoring case must not give change rows and
+   * snapshot rows of the same table two spellings. A newer instance's rows carry its own name.
+   */
+  @Test
+  void captureInstanceColumnKeepsTheConfiguredSpellingLikeTheSnapshot() {
+    commitInserts(0, 1);
+    db.enableCdc("dbo", "orders", "dbo_orders_v2");
+    commitInserts(1, 1);
+    Map<String, String> o = StreamRuns.options(db.path().toString(), "DBO_Orders");
+    List<Row> rows = StreamRuns.availableNow(o, ckpt).rows();
+    assertThat(rows).extracting(r -> (String) r.getAs("_capture_instance"))
+        .containsExactly("DBO_Orders", "dbo_orders_v2");
+    List<Row> snapshot = io.mssqlcdc.connector.SharedSpark.spark().read().format("mssql_cdc_snapshot")
+        .options(o).load().collectAsList();
+    assertThat(snapshot).extracting(r -> (String) r.getAs("_capture_instance")).containsOnly("DBO_Orders");
   }
 
   @Test

@@ -28,6 +28,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /** {@link CdcClient} over a {@link MemoryCdc} history; counts calls for the tests. */
 final class MemoryCdcClient implements CdcClient {
   static final AtomicInteger OPENED = new AtomicInteger();
+  /** {@link #splitPoints} calls (the NTILE over a range's change rows: the costliest planning query). */
+  static final AtomicInteger SPLIT_POINTS = new AtomicInteger();
 
   private final MemoryCdc db;
   private final ZoneId zone;
@@ -176,6 +178,7 @@ final class MemoryCdcClient implements CdcClient {
 
   @Override
   public List<SplitPoint> splitPoints(String captureInstance, Lsn from, Lsn to, int n) {
+    SPLIT_POINTS.incrementAndGet();
     List<MemoryCdc.Commit> cs = commits(captureInstance, from, to);
     long total = cs.stream().mapToLong(MemoryCdc.Commit::size).sum();
     List<SplitPoint> out = new ArrayList<>();

@@ -68,6 +68,25 @@ class PartitioningStreamTest {
     assertThat(s.rows()).isEqualTo(240_000L);
   }
 
+  /**
+   * Spark copies the scan node while it prepares a batch's physical plan, and each copy asks the
+   * stream for the batch's partitions again: the batch must be planned against the source once
+   * (one NTILE over its change rows, one DDL and retention check), not once per copy.
+   */
+  @Test
+  void aBatchIsPlannedAgainstTheSourceOncePerAction() {
+    MemoryCdc db = MemoryCdc.create();
+    db.enable("dbo_t", "t", MemoryCdc.col("id", 1, "int"));
+    for (int c = 0; c < 3; c++) {
+      db.inserts("t", c * 10, 10);
+    }
+    int before = MemoryCdcClient.SPLIT_POINTS.get();
+    StreamRuns.Run run = StreamRuns.availableNow(StreamRuns.options(db, "dbo_t", "numPartitions", "2"), tmp.resolve("c"));
+    assertThat(run.sizes()).containsExactly(30);
+    assertThat(run.batches().get(0).report().orElseThrow().rowsRead()).isEqualTo(30);
+    assertThat(MemoryCdcClient.SPLIT_POINTS.get() - before).as("splitPoints calls for one batch").isEqualTo(1);
+  }
+
   @Test
   void aBatchUnderTwiceTheMinimumStaysOnePartition() throws Exception {
     MemoryCdc db = MemoryCdc.create();

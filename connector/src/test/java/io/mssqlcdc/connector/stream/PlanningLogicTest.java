@@ -79,6 +79,69 @@ class PlanningLogicTest {
         .as("unknown start: never cut").extracting(LsnRange::captureInstance).containsExactly("v1");
   }
 
+  /**
+   * A batch that starts exactly at the newer instance's start S (its start offset is
+   * {@code decrement(S)}, e.g. an explicit {@code startingLsn}) reads only the newer instance:
+   * the switch still happens in this batch, so its {@code capture_instance_switched} event must
+   * be reported (reference-behaviour §6 step 8).
+   */
+  @Test
+  void aBatchStartingExactlyAtTheNewerInstancesStartReportsTheSwitch() {
+    FakeCdcDatabase db = FakeCdcDatabase.create(tmp);
+    db.createTable("dbo", "t", "id int").key("id");
+    db.enableCdc("dbo", "t");
+    db.commit(tx -> tx.insert("t", row("id", 1)));
+    db.enableCdc("dbo", "t", "dbo_t_v2");
+    Lsn s = db.commit(tx -> tx.insert("t", row("id", 2)));
+    FakeCdcClient c = db.client();
+    assertThat(c.captureInstances("dbo_t").get(1).startLsn()).isEqualTo(s);
+    io.mssqlcdc.options.CdcReaderOptions o = io.mssqlcdc.options.CdcReaderOptions.parse(
+        StreamRuns.options(db.path().toString(), "dbo_t"), io.mssqlcdc.options.CdcReaderOptions.Reader.STREAM);
+    org.apache.spark.sql.types.StructType captured = new org.apache.spark.sql.types.StructType().add("id", "int");
+    BatchPlanner.Plan plan = new BatchPlanner(o, captured, 1, RangeSplitter.MIN_ROWS).plan(c, s.decrement(), s);
+    assertThat(plan.ranges()).extracting(LsnRange::toString).containsExactly("dbo_t_v2[" + s + ", " + s + "]");
+    assertThat(plan.events()).singleElement().satisfies(e -> {
+      assertThat(e.kind()).isEqualTo(BatchEvent.Kind.CAPTURE_INSTANCE_SWITCHED);
+      assertThat(e.captureInstance()).isEqualTo("dbo_t_v2");
+      assertThat(e.lsn()).isEqualTo(s);
+      assertThat(e.detail()).isEqualTo("dbo_t -> dbo_t_v2");
+    });
+  }
+
+  /**
+   * The planner looks the table up by the newest instance name it has seen, then by older ones
+   * (reference-behaviour §6 step 2): when that newest instance was replaced and disabled between
+   * two batches (v1 -> v2 seen, then v3 enabled and v2 disabled), the configured default name
+   * still finds the table, and the lost changes fail as data loss naming the disabled instances,
+   * not as an unknown capture instance.
+   */
+  @Test
+  void aReplacedNewestInstanceFallsBackToOlderNamesAndFailsAsDataLoss() {
+    FakeCdcDatabase db = FakeCdcDatabase.create(tmp);
+    db.createTable("dbo", "t", "id int").key("id");
+    db.enableCdc("dbo", "t");
+    Lsn a = db.commit(tx -> tx.insert("t", row("id", 1)));
+    db.enableCdc("dbo", "t", "dbo_t_v2");
+    Lsn b = db.commit(tx -> tx.insert("t", row("id", 2)));
+    FakeCdcClient c = db.client();
+    io.mssqlcdc.options.CdcReaderOptions o = io.mssqlcdc.options.CdcReaderOptions.parse(
+        StreamRuns.options(db.path().toString(), "dbo_t"), io.mssqlcdc.options.CdcReaderOptions.Reader.STREAM);
+    BatchPlanner planner = new BatchPlanner(o, new org.apache.spark.sql.types.StructType().add("id", "int"), 1,
+        RangeSplitter.MIN_ROWS);
+    assertThat(planner.plan(c, a.decrement(), b).ranges()).extracting(LsnRange::captureInstance)
+        .containsExactly("dbo_t", "dbo_t_v2");
+    db.commit(tx -> tx.insert("t", row("id", 3))); // held only by v1 and v2: lost once both are disabled
+    db.disableCdc("dbo_t");
+    db.enableCdc("dbo", "t", "dbo_t_v3");
+    db.disableCdc("dbo_t_v2");
+    Lsn d = db.commit(tx -> tx.insert("t", row("id", 4)));
+    FakeCdcClient c2 = db.client();
+    assertThatThrownBy(() -> planner.plan(c2, b, d))
+        .isInstanceOf(CdcDataLossException.class)
+        .hasMessageContaining("dbo_t_v3: change data from " + b.increment())
+        .hasMessageContaining("'dbo_t', 'dbo_t_v2'");
+  }
+
   // ---- splitting ---------------------------------------------------------------------------
 
   private static List<SplitPoint> tiles(long... rowsPerTile) {
