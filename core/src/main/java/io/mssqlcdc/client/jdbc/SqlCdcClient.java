@@ -170,8 +170,8 @@ public final class SqlCdcClient implements CdcClient {
   public List<CaptureInstance> captureInstances(String captureInstance) {
     Identifiers.captureInstance(captureInstance);
     if (resolvedTable != null) {
-      List<CaptureInstance> ofTable = helpTable(resolvedTable);
-      Optional<List<CaptureInstance>> r = CaptureInstanceResolver.resolve(captureInstance, ofTable);
+      Optional<List<CaptureInstance>> r = helpTable(resolvedTable)
+          .flatMap(ofTable -> CaptureInstanceResolver.resolve(captureInstance, ofTable));
       if (r.isPresent() && !r.get().isEmpty()) {
         return r.get();
       }
@@ -185,24 +185,38 @@ public final class SqlCdcClient implements CdcClient {
     return found;
   }
 
-  private List<CaptureInstance> helpTable(TableRef t) {
-    return help(SqlText.of(CdcSql.HELP_TABLE, t.schema(), t.table()));
+  /**
+   * The instances of the table resolved before; empty when the procedure refuses the table. With
+   * {@code @source_schema}/{@code @source_name} it raises an error (rather than returning no row)
+   * when the table no longer exists under that name: renamed with {@code sp_rename} (CDC keeps
+   * capturing it) or dropped. The full listing then decides (reference §20 "fall back to the
+   * full listing when the name is missing there"). Transient failures are retried as usual.
+   */
+  private Optional<List<CaptureInstance>> helpTable(TableRef t) {
+    SqlText q = SqlText.of(CdcSql.HELP_TABLE, t.schema(), t.table());
+    try {
+      return Optional.of(retry.run("sys.sp_cdc_help_change_data_capture for " + t, () -> helpRows(q), this::reset));
+    } catch (SQLException e) {
+      return Optional.empty();
+    }
   }
 
   private List<CaptureInstance> help(SqlText q) {
-    return call("sys.sp_cdc_help_change_data_capture", () -> {
-      try (PreparedStatement ps = prepare(q); ResultSet rs = firstResultSet(ps)) {
-        List<CaptureInstance> out = new ArrayList<>();
-        while (rs != null && rs.next()) {
-          byte[] start = rs.getBytes("start_lsn");
-          out.add(new CaptureInstance(rs.getString("capture_instance"), rs.getString("source_schema"),
-              rs.getString("source_table"), start == null ? null : Lsn.fromBytes(start),
-              CaptureInstanceResolver.indexColumns(rs.getString("index_column_list")),
-              rs.getObject("create_date", LocalDateTime.class)));
-        }
-        return out;
+    return call("sys.sp_cdc_help_change_data_capture", () -> helpRows(q));
+  }
+
+  private List<CaptureInstance> helpRows(SqlText q) throws SQLException {
+    try (PreparedStatement ps = prepare(q); ResultSet rs = firstResultSet(ps)) {
+      List<CaptureInstance> out = new ArrayList<>();
+      while (rs != null && rs.next()) {
+        byte[] start = rs.getBytes("start_lsn");
+        out.add(new CaptureInstance(rs.getString("capture_instance"), rs.getString("source_schema"),
+            rs.getString("source_table"), start == null ? null : Lsn.fromBytes(start),
+            CaptureInstanceResolver.indexColumns(rs.getString("index_column_list")),
+            rs.getObject("create_date", LocalDateTime.class)));
       }
-    });
+      return out;
+    }
   }
 
   @Override

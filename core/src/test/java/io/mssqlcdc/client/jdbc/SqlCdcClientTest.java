@@ -190,4 +190,30 @@ class SqlCdcClientTest {
           .hasMessageContaining("EXEC sys.sp_cdc_start_job @job_type = N'capture';");
     }
   }
+
+  private static Result helpRows(String instance, String schema, String table) {
+    return Result.rows(List.of("capture_instance", "source_schema", "source_table", "start_lsn", "index_column_list",
+        "create_date"), List.of(), new Object[] {instance, schema, table, Lsn.parse(L1).toBytes(), "[id]", null});
+  }
+
+  @Test
+  void aResolvedTableThatWasRenamedFallsBackToTheFullListing() {
+    // sp_cdc_help_change_data_capture @source_schema/@source_name fails when the table is no longer
+    // there under that name (it must exist, per its documentation); CDC keeps capturing a renamed table.
+    AtomicInteger all = new AtomicInteger();
+    jdbc.on(CdcSql.HELP_TABLE, e -> e.params().get(1).equals("orders")
+        ? Result.fail(22981, "S0001") : helpRows("dbo_orders", "dbo", "orders_v2"));
+    jdbc.on(CdcSql.HELP_ALL, e -> all.incrementAndGet() == 1
+        ? helpRows("dbo_orders", "dbo", "orders") : helpRows("dbo_orders", "dbo", "orders_v2"));
+    try (SqlCdcClient c = client("UTC")) {
+      assertThat(c.captureInstances("dbo_orders")).extracting(i -> i.sourceTable()).containsExactly("orders");
+      assertThat(c.captureInstances("dbo_orders")).extracting(i -> i.sourceTable()).containsExactly("orders_v2");
+      assertThat(c.sourceTable("dbo_orders").table().table()).isEqualTo("orders_v2");
+    }
+    assertThat(jdbc.executed).extracting(ScriptedJdbc.Executed::sql).containsExactly(
+        CdcSql.HELP_ALL, CdcSql.HELP_TABLE, CdcSql.HELP_ALL, CdcSql.HELP_TABLE);
+    assertThat(jdbc.executed.get(1).params()).containsExactly("dbo", "orders");
+    assertThat(jdbc.executed.get(3).params()).containsExactly("dbo", "orders_v2");
+    assertThat(slept).isEmpty();
+  }
 }
