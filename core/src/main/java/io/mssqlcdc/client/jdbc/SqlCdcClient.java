@@ -72,7 +72,7 @@ public final class SqlCdcClient implements CdcClient {
   public SqlCdcClient(ConnectionFactory factory, String sourceTimeZone, long lockTimeoutMs, DriverRetry retry) {
     this.factory = factory;
     this.configuredZone = sourceTimeZone == null ? "auto" : sourceTimeZone.strip();
-    this.lockTimeoutMs = lockTimeoutMs;
+    this.lockTimeoutMs = CdcSql.lockTimeout(lockTimeoutMs);
     this.retry = retry;
     if (!configuredZone.equalsIgnoreCase("auto")) {
       this.clock = ServerClock.parse(configuredZone);
