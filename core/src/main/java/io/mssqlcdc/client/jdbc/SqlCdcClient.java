@@ -605,6 +605,14 @@ public final class SqlCdcClient implements CdcClient {
     if (kind == SqlServerErrors.Kind.TRANSIENT) {
       return CdcErrors.sourceUnavailable(what, 1, SqlServerErrors.describe(e), e);
     }
+    if (kind == SqlServerErrors.Kind.UNKNOWN_TIME_ZONE && clock != null) {
+      // AT TIME ZONE takes only the Windows names of sys.time_zone_info, on Linux too: an IANA name
+      // passes the option's syntax check and fails here, at the first conversion.
+      return CdcErrors.invalidOption("sourceTimeZone", clock.zone(),
+          "a time zone this SQL Server knows (SELECT name FROM sys.time_zone_info), UTC±HH:MM or 'auto'",
+          "SQL Server refused it in AT TIME ZONE (error 9820); it takes Windows names such as"
+              + " 'E. South America Standard Time', not IANA names such as 'America/Sao_Paulo'");
+    }
     return CdcErrors.statementFailed(what, SqlServerErrors.describe(e), e);
   }
 

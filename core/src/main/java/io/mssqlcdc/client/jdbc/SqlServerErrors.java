@@ -23,6 +23,11 @@ public final class SqlServerErrors {
     INVALID_COLUMN,
     /** Login refused (18456): wrong user, password or database; retrying does not help. */
     LOGIN_FAILED,
+    /**
+     * {@code AT TIME ZONE} does not know the zone name (9820): the {@code sourceTimeZone} option
+     * names a zone this server does not list in {@code sys.time_zone_info} (an IANA name, say).
+     */
+    UNKNOWN_TIME_ZONE,
     /** Anything else: fails at once. */
     OTHER
   }
@@ -77,6 +82,9 @@ public final class SqlServerErrors {
     }
     if (number == 207) {
       return Kind.INVALID_COLUMN;
+    }
+    if (number == 9820) {
+      return Kind.UNKNOWN_TIME_ZONE;
     }
     if (TRANSIENT_NUMBERS.contains(number) || transientState(sqlState)) {
       return Kind.TRANSIENT;

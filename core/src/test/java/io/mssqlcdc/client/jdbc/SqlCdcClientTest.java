@@ -216,4 +216,17 @@ class SqlCdcClientTest {
     assertThat(jdbc.executed.get(3).params()).containsExactly("dbo", "orders_v2");
     assertThat(slept).isEmpty();
   }
+
+  @Test
+  void aZoneNameAtTimeZoneRefusesNamesTheOptionAndTheWindowsName() {
+    // IANA names pass the option's syntax check; SQL Server's AT TIME ZONE refuses them (Msg 9820).
+    jdbc.on("SELECT CASE WHEN DATEDIFF(day", Result.fail(9820, "S0001"));
+    try (SqlCdcClient c = client("America/Sao_Paulo")) {
+      assertThatThrownBy(() -> c.commitTime(Lsn.parse(L1))).isInstanceOf(CdcConfigException.class)
+          .hasMessageContaining("Option 'sourceTimeZone' must be a time zone this SQL Server knows"
+              + " (SELECT name FROM sys.time_zone_info), UTC±HH:MM or 'auto', not 'America/Sao_Paulo'")
+          .hasMessageContaining("'E. South America Standard Time'");
+    }
+    assertThat(slept).isEmpty();
+  }
 }
