@@ -229,4 +229,42 @@ class SqlCdcClientTest {
     }
     assertThat(slept).isEmpty();
   }
+
+  @Test
+  void aCursorClosedBeforeItsLastRowCancelsTheStatementSoCloseDoesNotDrainTheRest() {
+    // mssql-jdbc's ResultSet.close() reads and discards every remaining row (microsoft/mssql-jdbc#1460):
+    // a LIMIT or a killed task would otherwise pull the rest of the range or table over the network.
+    capturedColumns();
+    jdbc.on("SELECT CONVERT(varchar(22), c.[__$start_lsn]", Result.rows(
+        List.of("_start_lsn", "_seqval", "_operation", "_command_id", "_commit_ts", "id"),
+        List.of("varchar", "varchar", "int", "int", "varchar", "int"),
+        new Object[] {L1, L1, 2, 1, "2026-09-28T14:03:12.117", 7},
+        new Object[] {L2, L2, 1, 1, "2026-09-28T14:03:13", 8}));
+    jdbc.on("SELECT [id] FROM [dbo].[orders]", Result.rows(List.of("id"), List.of("int"), new Object[] {7}, new Object[] {8}));
+    ChangeQuery q = new ChangeQuery("dbo_orders", Lsn.parse(L1), Lsn.parse(L2), List.of("id"), true, 10);
+    io.mssqlcdc.client.TableQuery t = new io.mssqlcdc.client.TableQuery(new io.mssqlcdc.client.TableRef("dbo", "orders"),
+        List.of("id"), List.of(), io.mssqlcdc.client.KeyRange.ALL, io.mssqlcdc.client.TableQuery.Isolation.READ_COMMITTED, -1, 10);
+    try (SqlCdcClient c = client("UTC")) {
+      try (ChangeCursor cur = c.changes(q)) {
+        assertThat(cur.next()).isTrue();
+      }
+      assertThat(jdbc.statementsCancelled).isEqualTo(1);
+      try (ChangeCursor cur = c.changes(q)) {
+        while (cur.next()) {
+          assertThat(cur.value(0)).isNotNull();
+        }
+      }
+      assertThat(jdbc.statementsCancelled).isEqualTo(1);
+      try (io.mssqlcdc.client.RowCursor rows = c.readTable(t)) {
+        assertThat(rows.next()).isTrue();
+      }
+      assertThat(jdbc.statementsCancelled).isEqualTo(2);
+      try (io.mssqlcdc.client.RowCursor rows = c.readTable(t)) {
+        while (rows.next()) {
+          assertThat(rows.value(0)).isNotNull();
+        }
+      }
+      assertThat(jdbc.statementsCancelled).isEqualTo(2);
+    }
+  }
 }
