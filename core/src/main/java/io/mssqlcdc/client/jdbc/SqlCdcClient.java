@@ -613,6 +613,12 @@ public final class SqlCdcClient implements CdcClient {
           "SQL Server refused it in AT TIME ZONE (error 9820); it takes Windows names such as"
               + " 'E. South America Standard Time', not IANA names such as 'America/Sao_Paulo'");
     }
+    if (kind == SqlServerErrors.Kind.SNAPSHOT_NOT_ALLOWED) {
+      return CdcErrors.invalidOption("isolationLevel", TableQuery.Isolation.SNAPSHOT.optionValue(),
+          "readCommitted, or snapshot on a database that allows snapshot isolation",
+          "SQL Server refused " + what + " (error 3952): a DBA runs ALTER DATABASE CURRENT SET"
+              + " ALLOW_SNAPSHOT_ISOLATION ON; once, or set isolationLevel=readCommitted");
+    }
     return CdcErrors.statementFailed(what, SqlServerErrors.describe(e), e);
   }
 

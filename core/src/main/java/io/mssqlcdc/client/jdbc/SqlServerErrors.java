@@ -28,6 +28,8 @@ public final class SqlServerErrors {
      * names a zone this server does not list in {@code sys.time_zone_info} (an IANA name, say).
      */
     UNKNOWN_TIME_ZONE,
+    /** A snapshot-isolation read in a database without {@code ALLOW_SNAPSHOT_ISOLATION} (3952). */
+    SNAPSHOT_NOT_ALLOWED,
     /** Anything else: fails at once. */
     OTHER
   }
@@ -85,6 +87,9 @@ public final class SqlServerErrors {
     }
     if (number == 9820) {
       return Kind.UNKNOWN_TIME_ZONE;
+    }
+    if (number == 3952) {
+      return Kind.SNAPSHOT_NOT_ALLOWED;
     }
     if (TRANSIENT_NUMBERS.contains(number) || transientState(sqlState)) {
       return Kind.TRANSIENT;

@@ -267,4 +267,19 @@ class SqlCdcClientTest {
       assertThat(jdbc.statementsCancelled).isEqualTo(2);
     }
   }
+
+  @Test
+  void aSnapshotReadWhereTheDatabaseForbidsItNamesTheOptionAndTheAlterDatabase() {
+    jdbc.on("SELECT [id] FROM [dbo].[orders]", Result.fail(3952, "S0001"));
+    io.mssqlcdc.client.TableQuery t = new io.mssqlcdc.client.TableQuery(new io.mssqlcdc.client.TableRef("dbo", "orders"),
+        List.of("id"), List.of(), io.mssqlcdc.client.KeyRange.ALL, io.mssqlcdc.client.TableQuery.Isolation.SNAPSHOT, -1, 10);
+    try (SqlCdcClient c = client("UTC")) {
+      assertThatThrownBy(() -> c.readTable(t)).isInstanceOf(CdcConfigException.class)
+          .hasMessageContaining("Option 'isolationLevel' must be readCommitted, or snapshot on a database that allows"
+              + " snapshot isolation, not 'snapshot'")
+          .hasMessageContaining("ALTER DATABASE CURRENT SET ALLOW_SNAPSHOT_ISOLATION ON;");
+    }
+    assertThat(jdbc.executed.get(0).sql()).isEqualTo("SET TRANSACTION ISOLATION LEVEL SNAPSHOT; SET LOCK_TIMEOUT -1;");
+    assertThat(slept).isEmpty();
+  }
 }
