@@ -2,6 +2,7 @@ package io.mssqlcdc.client.jdbc;
 
 import io.mssqlcdc.client.TableQuery.Isolation;
 import io.mssqlcdc.client.TableRef;
+import io.mssqlcdc.errors.CdcErrors;
 import io.mssqlcdc.options.Identifiers;
 import java.util.ArrayList;
 import java.util.List;
@@ -272,11 +273,23 @@ public final class CdcSql {
    * SNAPSHOT needs ALLOW_SNAPSHOT_ISOLATION) and {@code SET LOCK_TIMEOUT} (-1 waits forever; a
    * blocked read then fails with error 1222 and the task is retried). Sent as its own batch,
    * without parameters, so both settings stick to the session rather than to an
-   * {@code sp_executesql} scope.
+   * {@code sp_executesql} scope. {@code SET LOCK_TIMEOUT} takes an int ({@code @@LOCK_TIMEOUT} is
+   * one): a larger {@code lockTimeoutMs} is refused here, naming the option, rather than failing
+   * on the server at the first read.
    */
   public static String sessionPrefix(Isolation isolation, long lockTimeoutMs) {
     String level = isolation == Isolation.SNAPSHOT ? "SNAPSHOT" : "READ COMMITTED";
-    return "SET TRANSACTION ISOLATION LEVEL " + level + "; SET LOCK_TIMEOUT " + Math.max(-1L, lockTimeoutMs) + ";";
+    return "SET TRANSACTION ISOLATION LEVEL " + level + "; SET LOCK_TIMEOUT " + lockTimeout(lockTimeoutMs) + ";";
+  }
+
+  /** {@code lockTimeoutMs} as {@code SET LOCK_TIMEOUT} takes it: -1 (wait forever) up to {@link Integer#MAX_VALUE}. */
+  static long lockTimeout(long lockTimeoutMs) {
+    if (lockTimeoutMs > Integer.MAX_VALUE) {
+      throw CdcErrors.invalidOption("lockTimeoutMs", Long.toString(lockTimeoutMs),
+          "at most " + Integer.MAX_VALUE + " milliseconds (about 24.8 days)",
+          "SET LOCK_TIMEOUT takes an int; leave the option unset to wait forever");
+    }
+    return Math.max(-1L, lockTimeoutMs);
   }
 
   /**

@@ -13,7 +13,9 @@ import java.util.function.Function;
  * ({@code _start_lsn}, {@code _seqval}, {@code _operation}, {@code _command_id},
  * {@code _commit_ts}), then the captured columns selected. Requested columns the instance does
  * not capture were not selected and read as NULL ({@code positions[i] < 0}). With adaptive
- * response buffering the driver holds about one packet, never the range.
+ * response buffering the driver holds about one packet, never the range. Closed before its last
+ * row, it cancels the statement so that closing does not read the rest of the range
+ * ({@link JdbcRowCursor#close(boolean, ResultSet, Statement)}).
  */
 final class JdbcChangeCursor implements ChangeCursor {
   static final int FIRST_VALUE = 6;
@@ -28,6 +30,7 @@ final class JdbcChangeCursor implements ChangeCursor {
   private int operation;
   private int commandId;
   private Instant commitTime;
+  private boolean exhausted;
 
   JdbcChangeCursor(Statement statement, ResultSet rs, int[] positions, Function<SQLException, RuntimeException> translate)
       throws SQLException {
@@ -42,6 +45,7 @@ final class JdbcChangeCursor implements ChangeCursor {
   public boolean next() {
     try {
       if (!rs.next()) {
+        exhausted = true;
         return false;
       }
       startLsn = Lsn.parse(rs.getString(1));
@@ -95,6 +99,6 @@ final class JdbcChangeCursor implements ChangeCursor {
 
   @Override
   public void close() {
-    JdbcRowCursor.closeQuietly(rs, statement);
+    JdbcRowCursor.close(exhausted, rs, statement);
   }
 }

@@ -72,7 +72,7 @@ public final class SqlCdcClient implements CdcClient {
   public SqlCdcClient(ConnectionFactory factory, String sourceTimeZone, long lockTimeoutMs, DriverRetry retry) {
     this.factory = factory;
     this.configuredZone = sourceTimeZone == null ? "auto" : sourceTimeZone.strip();
-    this.lockTimeoutMs = lockTimeoutMs;
+    this.lockTimeoutMs = CdcSql.lockTimeout(lockTimeoutMs);
     this.retry = retry;
     if (!configuredZone.equalsIgnoreCase("auto")) {
       this.clock = ServerClock.parse(configuredZone);
@@ -170,8 +170,8 @@ public final class SqlCdcClient implements CdcClient {
   public List<CaptureInstance> captureInstances(String captureInstance) {
     Identifiers.captureInstance(captureInstance);
     if (resolvedTable != null) {
-      List<CaptureInstance> ofTable = helpTable(resolvedTable);
-      Optional<List<CaptureInstance>> r = CaptureInstanceResolver.resolve(captureInstance, ofTable);
+      Optional<List<CaptureInstance>> r = helpTable(resolvedTable)
+          .flatMap(ofTable -> CaptureInstanceResolver.resolve(captureInstance, ofTable));
       if (r.isPresent() && !r.get().isEmpty()) {
         return r.get();
       }
@@ -185,24 +185,38 @@ public final class SqlCdcClient implements CdcClient {
     return found;
   }
 
-  private List<CaptureInstance> helpTable(TableRef t) {
-    return help(SqlText.of(CdcSql.HELP_TABLE, t.schema(), t.table()));
+  /**
+   * The instances of the table resolved before; empty when the procedure refuses the table. With
+   * {@code @source_schema}/{@code @source_name} it raises an error (rather than returning no row)
+   * when the table no longer exists under that name: renamed with {@code sp_rename} (CDC keeps
+   * capturing it) or dropped. The full listing then decides (reference §20 "fall back to the
+   * full listing when the name is missing there"). Transient failures are retried as usual.
+   */
+  private Optional<List<CaptureInstance>> helpTable(TableRef t) {
+    SqlText q = SqlText.of(CdcSql.HELP_TABLE, t.schema(), t.table());
+    try {
+      return Optional.of(retry.run("sys.sp_cdc_help_change_data_capture for " + t, () -> helpRows(q), this::reset));
+    } catch (SQLException e) {
+      return Optional.empty();
+    }
   }
 
   private List<CaptureInstance> help(SqlText q) {
-    return call("sys.sp_cdc_help_change_data_capture", () -> {
-      try (PreparedStatement ps = prepare(q); ResultSet rs = firstResultSet(ps)) {
-        List<CaptureInstance> out = new ArrayList<>();
-        while (rs != null && rs.next()) {
-          byte[] start = rs.getBytes("start_lsn");
-          out.add(new CaptureInstance(rs.getString("capture_instance"), rs.getString("source_schema"),
-              rs.getString("source_table"), start == null ? null : Lsn.fromBytes(start),
-              CaptureInstanceResolver.indexColumns(rs.getString("index_column_list")),
-              rs.getObject("create_date", LocalDateTime.class)));
-        }
-        return out;
+    return call("sys.sp_cdc_help_change_data_capture", () -> helpRows(q));
+  }
+
+  private List<CaptureInstance> helpRows(SqlText q) throws SQLException {
+    try (PreparedStatement ps = prepare(q); ResultSet rs = firstResultSet(ps)) {
+      List<CaptureInstance> out = new ArrayList<>();
+      while (rs != null && rs.next()) {
+        byte[] start = rs.getBytes("start_lsn");
+        out.add(new CaptureInstance(rs.getString("capture_instance"), rs.getString("source_schema"),
+            rs.getString("source_table"), start == null ? null : Lsn.fromBytes(start),
+            CaptureInstanceResolver.indexColumns(rs.getString("index_column_list")),
+            rs.getObject("create_date", LocalDateTime.class)));
       }
-    });
+      return out;
+    }
   }
 
   @Override
@@ -590,6 +604,20 @@ public final class SqlCdcClient implements CdcClient {
     }
     if (kind == SqlServerErrors.Kind.TRANSIENT) {
       return CdcErrors.sourceUnavailable(what, 1, SqlServerErrors.describe(e), e);
+    }
+    if (kind == SqlServerErrors.Kind.UNKNOWN_TIME_ZONE && clock != null) {
+      // AT TIME ZONE takes only the Windows names of sys.time_zone_info, on Linux too: an IANA name
+      // passes the option's syntax check and fails here, at the first conversion.
+      return CdcErrors.invalidOption("sourceTimeZone", clock.zone(),
+          "a time zone this SQL Server knows (SELECT name FROM sys.time_zone_info), UTC±HH:MM or 'auto'",
+          "SQL Server refused it in AT TIME ZONE (error 9820); it takes Windows names such as"
+              + " 'E. South America Standard Time', not IANA names such as 'America/Sao_Paulo'");
+    }
+    if (kind == SqlServerErrors.Kind.SNAPSHOT_NOT_ALLOWED) {
+      return CdcErrors.invalidOption("isolationLevel", TableQuery.Isolation.SNAPSHOT.optionValue(),
+          "readCommitted, or snapshot on a database that allows snapshot isolation",
+          "SQL Server refused " + what + " (error 3952): a DBA runs ALTER DATABASE CURRENT SET"
+              + " ALLOW_SNAPSHOT_ISOLATION ON; once, or set isolationLevel=readCommitted");
     }
     return CdcErrors.statementFailed(what, SqlServerErrors.describe(e), e);
   }

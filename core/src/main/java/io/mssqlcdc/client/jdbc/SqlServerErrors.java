@@ -23,6 +23,13 @@ public final class SqlServerErrors {
     INVALID_COLUMN,
     /** Login refused (18456): wrong user, password or database; retrying does not help. */
     LOGIN_FAILED,
+    /**
+     * {@code AT TIME ZONE} does not know the zone name (9820): the {@code sourceTimeZone} option
+     * names a zone this server does not list in {@code sys.time_zone_info} (an IANA name, say).
+     */
+    UNKNOWN_TIME_ZONE,
+    /** A snapshot-isolation read in a database without {@code ALLOW_SNAPSHOT_ISOLATION} (3952). */
+    SNAPSHOT_NOT_ALLOWED,
     /** Anything else: fails at once. */
     OTHER
   }
@@ -77,6 +84,12 @@ public final class SqlServerErrors {
     }
     if (number == 207) {
       return Kind.INVALID_COLUMN;
+    }
+    if (number == 9820) {
+      return Kind.UNKNOWN_TIME_ZONE;
+    }
+    if (number == 3952) {
+      return Kind.SNAPSHOT_NOT_ALLOWED;
     }
     if (TRANSIENT_NUMBERS.contains(number) || transientState(sqlState)) {
       return Kind.TRANSIENT;

@@ -227,4 +227,17 @@ class CdcSqlTest {
     assertThatThrownBy(() -> SqlText.of("SELECT ?")).hasMessageContaining("1 parameter marks but 0 values");
     assertThat(SqlText.countMarks("SELECT '?', N'it''s ?', [a?]]?], \"q?\" , ?")).isEqualTo(1);
   }
+
+  @Test
+  void aLockTimeoutSetLockTimeoutCannotTakeIsRefusedNamingTheOption() {
+    assertThat(CdcSql.sessionPrefix(Isolation.READ_COMMITTED, Integer.MAX_VALUE))
+        .endsWith("SET LOCK_TIMEOUT 2147483647;");
+    assertThatThrownBy(() -> CdcSql.sessionPrefix(Isolation.READ_COMMITTED, 3_000_000_000L))
+        .isInstanceOf(CdcConfigException.class)
+        .hasMessageContaining("Option 'lockTimeoutMs' must be at most 2147483647 milliseconds")
+        .hasMessageContaining("not '3000000000'")
+        .hasMessageContaining("leave the option unset to wait forever");
+    assertThatThrownBy(() -> new SqlCdcClient(() -> null, "UTC", 3_000_000_000L, DriverRetry.none()))
+        .isInstanceOf(CdcConfigException.class).hasMessageContaining("lockTimeoutMs");
+  }
 }

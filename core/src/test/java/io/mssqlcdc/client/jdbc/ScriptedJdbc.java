@@ -39,6 +39,7 @@ final class ScriptedJdbc {
   final List<Function<Executed, Result>> rules = new ArrayList<>();
   int connectionsOpened;
   int connectionsClosed;
+  int statementsCancelled;
 
   /** Answers statements starting with {@code prefix} with {@code answer} (checked in order). */
   ScriptedJdbc on(String prefix, Function<Executed, Result> answer) {
@@ -83,6 +84,9 @@ final class ScriptedJdbc {
               return null;
             case "setFetchSize":
             case "close":
+              return null;
+            case "cancel":
+              statementsCancelled++;
               return null;
             case "executeQuery":
               current[0] = run(a == null ? preparedSql : (String) a[0], params);

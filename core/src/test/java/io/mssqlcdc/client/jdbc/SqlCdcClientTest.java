@@ -190,4 +190,96 @@ class SqlCdcClientTest {
           .hasMessageContaining("EXEC sys.sp_cdc_start_job @job_type = N'capture';");
     }
   }
+
+  private static Result helpRows(String instance, String schema, String table) {
+    return Result.rows(List.of("capture_instance", "source_schema", "source_table", "start_lsn", "index_column_list",
+        "create_date"), List.of(), new Object[] {instance, schema, table, Lsn.parse(L1).toBytes(), "[id]", null});
+  }
+
+  @Test
+  void aResolvedTableThatWasRenamedFallsBackToTheFullListing() {
+    // sp_cdc_help_change_data_capture @source_schema/@source_name fails when the table is no longer
+    // there under that name (it must exist, per its documentation); CDC keeps capturing a renamed table.
+    AtomicInteger all = new AtomicInteger();
+    jdbc.on(CdcSql.HELP_TABLE, e -> e.params().get(1).equals("orders")
+        ? Result.fail(22981, "S0001") : helpRows("dbo_orders", "dbo", "orders_v2"));
+    jdbc.on(CdcSql.HELP_ALL, e -> all.incrementAndGet() == 1
+        ? helpRows("dbo_orders", "dbo", "orders") : helpRows("dbo_orders", "dbo", "orders_v2"));
+    try (SqlCdcClient c = client("UTC")) {
+      assertThat(c.captureInstances("dbo_orders")).extracting(i -> i.sourceTable()).containsExactly("orders");
+      assertThat(c.captureInstances("dbo_orders")).extracting(i -> i.sourceTable()).containsExactly("orders_v2");
+      assertThat(c.sourceTable("dbo_orders").table().table()).isEqualTo("orders_v2");
+    }
+    assertThat(jdbc.executed).extracting(ScriptedJdbc.Executed::sql).containsExactly(
+        CdcSql.HELP_ALL, CdcSql.HELP_TABLE, CdcSql.HELP_ALL, CdcSql.HELP_TABLE);
+    assertThat(jdbc.executed.get(1).params()).containsExactly("dbo", "orders");
+    assertThat(jdbc.executed.get(3).params()).containsExactly("dbo", "orders_v2");
+    assertThat(slept).isEmpty();
+  }
+
+  @Test
+  void aZoneNameAtTimeZoneRefusesNamesTheOptionAndTheWindowsName() {
+    // IANA names pass the option's syntax check; SQL Server's AT TIME ZONE refuses them (Msg 9820).
+    jdbc.on("SELECT CASE WHEN DATEDIFF(day", Result.fail(9820, "S0001"));
+    try (SqlCdcClient c = client("America/Sao_Paulo")) {
+      assertThatThrownBy(() -> c.commitTime(Lsn.parse(L1))).isInstanceOf(CdcConfigException.class)
+          .hasMessageContaining("Option 'sourceTimeZone' must be a time zone this SQL Server knows"
+              + " (SELECT name FROM sys.time_zone_info), UTC±HH:MM or 'auto', not 'America/Sao_Paulo'")
+          .hasMessageContaining("'E. South America Standard Time'");
+    }
+    assertThat(slept).isEmpty();
+  }
+
+  @Test
+  void aCursorClosedBeforeItsLastRowCancelsTheStatementSoCloseDoesNotDrainTheRest() {
+    // mssql-jdbc's ResultSet.close() reads and discards every remaining row (microsoft/mssql-jdbc#1460):
+    // a LIMIT or a killed task would otherwise pull the rest of the range or table over the network.
+    capturedColumns();
+    jdbc.on("SELECT CONVERT(varchar(22), c.[__$start_lsn]", Result.rows(
+        List.of("_start_lsn", "_seqval", "_operation", "_command_id", "_commit_ts", "id"),
+        List.of("varchar", "varchar", "int", "int", "varchar", "int"),
+        new Object[] {L1, L1, 2, 1, "2026-09-28T14:03:12.117", 7},
+        new Object[] {L2, L2, 1, 1, "2026-09-28T14:03:13", 8}));
+    jdbc.on("SELECT [id] FROM [dbo].[orders]", Result.rows(List.of("id"), List.of("int"), new Object[] {7}, new Object[] {8}));
+    ChangeQuery q = new ChangeQuery("dbo_orders", Lsn.parse(L1), Lsn.parse(L2), List.of("id"), true, 10);
+    io.mssqlcdc.client.TableQuery t = new io.mssqlcdc.client.TableQuery(new io.mssqlcdc.client.TableRef("dbo", "orders"),
+        List.of("id"), List.of(), io.mssqlcdc.client.KeyRange.ALL, io.mssqlcdc.client.TableQuery.Isolation.READ_COMMITTED, -1, 10);
+    try (SqlCdcClient c = client("UTC")) {
+      try (ChangeCursor cur = c.changes(q)) {
+        assertThat(cur.next()).isTrue();
+      }
+      assertThat(jdbc.statementsCancelled).isEqualTo(1);
+      try (ChangeCursor cur = c.changes(q)) {
+        while (cur.next()) {
+          assertThat(cur.value(0)).isNotNull();
+        }
+      }
+      assertThat(jdbc.statementsCancelled).isEqualTo(1);
+      try (io.mssqlcdc.client.RowCursor rows = c.readTable(t)) {
+        assertThat(rows.next()).isTrue();
+      }
+      assertThat(jdbc.statementsCancelled).isEqualTo(2);
+      try (io.mssqlcdc.client.RowCursor rows = c.readTable(t)) {
+        while (rows.next()) {
+          assertThat(rows.value(0)).isNotNull();
+        }
+      }
+      assertThat(jdbc.statementsCancelled).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aSnapshotReadWhereTheDatabaseForbidsItNamesTheOptionAndTheAlterDatabase() {
+    jdbc.on("SELECT [id] FROM [dbo].[orders]", Result.fail(3952, "S0001"));
+    io.mssqlcdc.client.TableQuery t = new io.mssqlcdc.client.TableQuery(new io.mssqlcdc.client.TableRef("dbo", "orders"),
+        List.of("id"), List.of(), io.mssqlcdc.client.KeyRange.ALL, io.mssqlcdc.client.TableQuery.Isolation.SNAPSHOT, -1, 10);
+    try (SqlCdcClient c = client("UTC")) {
+      assertThatThrownBy(() -> c.readTable(t)).isInstanceOf(CdcConfigException.class)
+          .hasMessageContaining("Option 'isolationLevel' must be readCommitted, or snapshot on a database that allows"
+              + " snapshot isolation, not 'snapshot'")
+          .hasMessageContaining("ALTER DATABASE CURRENT SET ALLOW_SNAPSHOT_ISOLATION ON;");
+    }
+    assertThat(jdbc.executed.get(0).sql()).isEqualTo("SET TRANSACTION ISOLATION LEVEL SNAPSHOT; SET LOCK_TIMEOUT -1;");
+    assertThat(slept).isEmpty();
+  }
 }

@@ -26,6 +26,8 @@ class SqlServerErrorsTest {
       "208, S0002, MISSING_OBJECT",
       "207, S0001, INVALID_COLUMN",
       "18456, S0001, LOGIN_FAILED",
+      "9820, S0001, UNKNOWN_TIME_ZONE", // AT TIME ZONE: unknown zone name
+      "3952, S0001, SNAPSHOT_NOT_ALLOWED", // snapshot isolation not allowed in this database
       "102, S0001, OTHER",        // syntax error
       "8115, S0001, OTHER"        // arithmetic overflow
   })
