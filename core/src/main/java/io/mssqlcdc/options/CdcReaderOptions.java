@@ -77,9 +77,10 @@ public final class CdcReaderOptions implements Serializable {
   public static final OptionSpec<String> SOURCE_TIME_ZONE = spec(
       "sourceTimeZone", "string", "`auto`",
       "Time zone of the SQL Server clock, to convert `tran_end_time` to UTC for `_commit_ts` and offsets (captured "
-          + "datetime columns are never converted). A Windows zone name (`E. South America Standard Time`), an IANA "
-          + "name, `UTC`, or a fixed offset `UTC-03:00`. `auto`: `CURRENT_TIMEZONE_ID()` on SQL Server 2022 and Azure "
-          + "SQL, the current offset (with a warning) on older servers.",
+          + "datetime columns are never converted). A Windows zone name as listed in `sys.time_zone_info` "
+          + "(`E. South America Standard Time`; SQL Server's `AT TIME ZONE` takes no IANA names), `UTC`, or a fixed "
+          + "offset `UTC-03:00`. `auto`: `CURRENT_TIMEZONE_ID()` on SQL Server 2022 and Azure SQL; on older servers "
+          + "the current offset, with a warning, re-read before every batch. The fake takes IANA names.",
       OptionSpec.Scope.BOTH, (n, v) -> {
         String z = v.strip();
         if (!TIME_ZONE.matcher(z).matches()) {

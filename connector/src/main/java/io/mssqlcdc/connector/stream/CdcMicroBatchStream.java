@@ -51,6 +51,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTriggerAvailableNow, ReportsSourceMetrics {
   private static final Logger LOG = LoggerFactory.getLogger(CdcMicroBatchStream.class);
+  private static final java.util.regex.Pattern FIXED_OFFSET = java.util.regex.Pattern.compile("^UTC[+-]\\d\\d:\\d\\d$");
   /** {@code pendingCommits} counts up to this many. */
   static final long PENDING_CAP = 100_000;
 
@@ -158,6 +159,9 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   public Offset latestOffset(Offset startOffset, ReadLimit limit) {
     CdcOffset start = cdcOffset(startOffset).checkSource(source());
     Lsn max = client().maxLsn().orElse(Lsn.ZERO);
+    if (max.isAfter(start.lsn())) {
+      refreshFixedOffsetClock();
+    }
     seenMax = max;
     Lsn upper = availableNowTarget != null ? availableNowTarget : max;
     OptionalInt n = limit instanceof ReadMaxRows r
@@ -232,6 +236,31 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
     }
     long batchId = batch == null ? -1 : Long.parseLong(batch);
     BatchEvents.register(new BatchReport(queryId, batchId, start, end, plan.ranges().size(), plan.events(), acc));
+  }
+
+  /**
+   * Before SQL Server 2022, {@code sourceTimeZone=auto} can only detect the server's current UTC
+   * offset (a fixed {@code UTC±HH:MM} clock), which a daylight-saving change moves. As the
+   * reference does (§9), the driver re-reads it on a new connection before every batch that has
+   * new commits (idle polls do not), pins it for that batch's executors, and warns when it moved.
+   * Still unsound for commits made before a change and read after it: set sourceTimeZone to the
+   * server's Windows zone name instead.
+   */
+  private void refreshFixedOffsetClock() {
+    if (!options.sourceTimeZone().equalsIgnoreCase("auto") || executorOptions == null
+        || !FIXED_OFFSET.matcher(executorOptions.sourceTimeZone()).matches()) {
+      return;
+    }
+    String before = executorOptions.sourceTimeZone();
+    dropClient();
+    String now = client().sourceTimeZone();
+    if (!now.equals(before)) {
+      LOG.warn("mssql_cdc: the server's UTC offset moved from {} to {} (a daylight-saving change?); commit times"
+          + " from now on convert with {}. SQL Server before 2022 names no time zone: set the option"
+          + " sourceTimeZone to the server's Windows zone name (sys.time_zone_info) to convert every commit"
+          + " exactly.", before, now, now);
+      executorOptions = options.with(CdcReaderOptions.SOURCE_TIME_ZONE, now);
+    }
   }
 
   /** The options executors open clients with: the driver's detected server clock pinned. */

@@ -61,7 +61,8 @@ final class MemoryCdc {
   }
 
   final String path = "mem:" + UUID.randomUUID();
-  final ZoneId serverZone;
+  /** The server clock; a test may move it (a pre-2022 server's fixed offset across a DST change). */
+  volatile ZoneId serverZone;
   final NavigableMap<Lsn, LocalDateTime> entries = new TreeMap<>();
   final NavigableMap<Lsn, Commit> commits = new TreeMap<>();
   final List<Instance> instances = new ArrayList<>();

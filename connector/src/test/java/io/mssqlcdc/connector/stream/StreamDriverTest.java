@@ -54,6 +54,30 @@ class StreamDriverTest {
     s.stop();
   }
 
+  /** Reference §9: a pre-2022 server's detected fixed offset is re-read for every batch with new commits. */
+  @Test
+  void aDetectedFixedOffsetIsReadAgainForEveryNewBatch() {
+    MemoryCdc db = MemoryCdc.create(java.time.ZoneId.of("UTC-03:00"));
+    db.enable("dbo_t", "t", MemoryCdc.col("id", 1, "int"));
+    db.inserts("t", 0, 1);
+    CdcMicroBatchStream s = stream(db);
+    CdcOffset start = (CdcOffset) s.initialOffset();
+    CdcOffset end = (CdcOffset) s.latestOffset(start, ReadLimit.allAvailable());
+    assertThat(zoneOf(s.planInputPartitions(start, end))).isEqualTo("UTC-03:00");
+
+    db.serverZone = java.time.ZoneId.of("UTC-02:00"); // the server's clock moved (daylight saving)
+    assertThat(s.latestOffset(end, ReadLimit.allAvailable())).as("idle poll").isEqualTo(end);
+    db.inserts("t", 1, 1);
+    CdcOffset next = (CdcOffset) s.latestOffset(end, ReadLimit.allAvailable());
+    assertThat(zoneOf(s.planInputPartitions(end, next))).isEqualTo("UTC-02:00");
+    s.stop();
+  }
+
+  private static String zoneOf(org.apache.spark.sql.connector.read.InputPartition[] partitions) {
+    assertThat(partitions).isNotEmpty();
+    return ((CdcInputPartition) partitions[0]).options().sourceTimeZone();
+  }
+
   @Test
   void offsetsOfAnotherTableOrFromTheReferenceAreCheckedOrRead() {
     MemoryCdc db = MemoryCdc.create();
