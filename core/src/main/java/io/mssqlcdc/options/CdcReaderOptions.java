@@ -1,5 +1,6 @@
 package io.mssqlcdc.options;
 
+import io.mssqlcdc.client.CdcClient;
 import io.mssqlcdc.client.TableQuery.Isolation;
 import io.mssqlcdc.errors.CdcConfigException;
 import io.mssqlcdc.errors.CdcErrorCode;
@@ -359,6 +360,20 @@ public final class CdcReaderOptions implements Serializable {
 
   public Optional<String> snapshotKeys() {
     return find(SNAPSHOT_KEYS);
+  }
+
+  /** Whether {@code sourceTimeZone} is {@code auto}: the driver's client detects the server clock. */
+  public boolean detectsTimeZone() {
+    return sourceTimeZone().equalsIgnoreCase("auto");
+  }
+
+  /**
+   * The options executors open their clients with: with {@code sourceTimeZone=auto}, the zone the
+   * driver's client detected is pinned, so executors never detect it and convert commit times
+   * exactly as the driver did; otherwise these options.
+   */
+  public CdcReaderOptions forExecutors(CdcClient driverClient) {
+    return detectsTimeZone() ? with(SOURCE_TIME_ZONE, driverClient.sourceTimeZone()) : this;
   }
 
   /** Whether the option was given (by its declared name or an alias). */

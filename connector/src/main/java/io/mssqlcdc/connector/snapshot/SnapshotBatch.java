@@ -47,7 +47,7 @@ final class SnapshotBatch implements Batch {
     CdcReaderOptions forExecutors;
     try (CdcClient client = CdcClients.open(o)) {
       plan = new SnapshotPlanner(client).plan(request);
-      forExecutors = withDetectedTimeZone(o, client);
+      forExecutors = o.forExecutors(client);
     }
     LOG.info("mssql_cdc_snapshot: {} stamped {} ({}), {} partition(s).", plan.table(), plan.stamp().lsn(),
         plan.stamp().commitTs(), plan.ranges().size());
@@ -62,17 +62,6 @@ final class SnapshotBatch implements Batch {
       out[i] = new SnapshotInputPartition(i, read, query, r.chunk());
     }
     return out;
-  }
-
-  /**
-   * The options executors open their clients with: {@code sourceTimeZone} pinned to the zone the
-   * driver's client uses, so that executors never detect it (CdcClient#sourceTimeZone).
-   */
-  private static CdcReaderOptions withDetectedTimeZone(CdcReaderOptions o, CdcClient client) {
-    if (!o.sourceTimeZone().equalsIgnoreCase("auto")) {
-      return o;
-    }
-    return o.with(CdcReaderOptions.SOURCE_TIME_ZONE, client.sourceTimeZone());
   }
 
   private static int numPartitions(CdcReaderOptions o) {

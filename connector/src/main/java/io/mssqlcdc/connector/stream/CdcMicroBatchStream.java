@@ -247,7 +247,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
    * server's Windows zone name instead.
    */
   private void refreshFixedOffsetClock() {
-    if (!options.sourceTimeZone().equalsIgnoreCase("auto") || executorOptions == null
+    if (!options.detectsTimeZone() || executorOptions == null
         || !FIXED_OFFSET.matcher(executorOptions.sourceTimeZone()).matches()) {
       return;
     }
@@ -259,16 +259,14 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
           + " from now on convert with {}. SQL Server before 2022 names no time zone: set the option"
           + " sourceTimeZone to the server's Windows zone name (sys.time_zone_info) to convert every commit"
           + " exactly.", before, now, now);
-      executorOptions = options.with(CdcReaderOptions.SOURCE_TIME_ZONE, now);
+      executorOptions = options.forExecutors(client());
     }
   }
 
   /** The options executors open clients with: the driver's detected server clock pinned. */
   private CdcReaderOptions executorOptions() {
     if (executorOptions == null) {
-      executorOptions = options.sourceTimeZone().equalsIgnoreCase("auto")
-          ? options.with(CdcReaderOptions.SOURCE_TIME_ZONE, client().sourceTimeZone())
-          : options;
+      executorOptions = options.forExecutors(client());
     }
     return executorOptions;
   }
