@@ -6,6 +6,7 @@ import io.mssqlcdc.client.CapturedColumn;
 import io.mssqlcdc.client.CdcClient;
 import io.mssqlcdc.client.ChangeCursor;
 import io.mssqlcdc.client.ChangeQuery;
+import io.mssqlcdc.client.ColumnNames;
 import io.mssqlcdc.client.DdlEvent;
 import io.mssqlcdc.client.KeyRange;
 import io.mssqlcdc.client.RowCursor;
@@ -315,14 +316,23 @@ public final class SqlCdcClient implements CdcClient {
     String ci = Identifiers.captureInstance(query.captureInstance());
     List<String> captured = capturedNames.computeIfAbsent(ci,
         k -> capturedColumns(k).stream().map(CapturedColumn::name).toList());
+    // Requested names match the captured ones ignoring case (ColumnNames); the statement selects
+    // SQL Server's spelling, which resolves under any collation. A column requested twice is read once.
     List<String> selected = new ArrayList<>();
     int[] positions = new int[query.columns().size()];
     for (int i = 0; i < positions.length; i++) {
-      String name = query.columns().get(i);
-      positions[i] = captured.contains(name) ? selected.size() : -1;
-      if (positions[i] >= 0) {
+      int k = ColumnNames.indexOf(query.columns().get(i), captured);
+      if (k < 0) {
+        positions[i] = -1;
+        continue;
+      }
+      String name = captured.get(k);
+      int at = selected.indexOf(name);
+      if (at < 0) {
+        at = selected.size();
         selected.add(name);
       }
+      positions[i] = at;
     }
     SqlText utc = utcExpression(query.from(), query.to());
     SqlText bound = CdcSql.changes(ci, selected, query.includeCommandId(), utc, query.from().hex(), query.to().hex());

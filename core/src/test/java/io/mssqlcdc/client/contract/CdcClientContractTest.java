@@ -202,6 +202,25 @@ public abstract class CdcClientContractTest {
     assertThat(client.splitPoints(t.ci(), client.incrementLsn(l2), Lsn.MAX, 4)).isEmpty();
   }
 
+  @Test
+  void requestedColumnsMatchCapturedNamesIgnoringCase() {
+    // SQL Server resolves [NAME] to a column name ignoring case only under a case-insensitive
+    // collation; clients match the requested names to the captured ones themselves (exact first,
+    // then ignoring case) and read SQL Server's spelling, so a declared 'columns' in another case
+    // reads the values, not NULL. A name no instance captures reads NULL.
+    Tracked t = track("case");
+    Lsn l1 = history.commit(t.table(), List.of(RowOp.insert(7, "seven", "7.70")));
+    List<Object> row = new ArrayList<>();
+    try (ChangeCursor c = client.changes(new ChangeQuery(t.ci(), l1, l1, List.of("NAME", "Id", "missing", "aMoUnT"), true, 10))) {
+      assertThat(c.next()).isTrue();
+      for (int i = 0; i < 4; i++) {
+        row.add(c.value(i));
+      }
+      assertThat(c.next()).isFalse();
+    }
+    assertThat(row).containsExactly("seven", 7, null, new BigDecimal("7.70"));
+  }
+
   // ---- cleanup ----------------------------------------------------------------------------------
 
   @Test

@@ -1,0 +1,65 @@
+package io.mssqlcdc.client.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mssqlcdc.client.ChangeCursor;
+import io.mssqlcdc.client.ChangeQuery;
+import io.mssqlcdc.client.jdbc.ScriptedJdbc.Result;
+import io.mssqlcdc.lsn.Lsn;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Statements and values of {@link SqlCdcClient} over a scripted JDBC connection, for the read-side
+ * fixes of issue 8: each test names the behaviour it pins and failed before its fix.
+ */
+class SqlCdcClientReadSideTest {
+  private static final String L1 = "0x0000002A000001F00003";
+  private static final String L2 = "0x0000002B000000100001";
+
+  private final ScriptedJdbc jdbc = new ScriptedJdbc();
+  private final List<Duration> slept = new ArrayList<>();
+
+  private SqlCdcClient client(String zone) {
+    return new SqlCdcClient(jdbc::open, zone, -1, new DriverRetry(3, Duration.ofSeconds(2), slept::add, () -> 0.0));
+  }
+
+  /** Captured columns {@code OrderId int, Amount decimal(18,2)} of {@code dbo.orders} (SQL Server's spelling). */
+  private void capturedOrderIdAndAmount() {
+    jdbc.on(CdcSql.CAPTURED_COLUMNS, Result.rows(
+        List.of("source_schema", "source_table", "column_name", "column_ordinal", "column_id", "data_type",
+            "character_maximum_length", "numeric_precision", "numeric_scale", "datetime_precision"),
+        List.of(),
+        new Object[] {"dbo", "orders", "OrderId", 1, 1, "int", null, 10, 0, null},
+        new Object[] {"dbo", "orders", "Amount", 2, 3, "decimal", null, 18, 2, null}));
+    jdbc.on("SELECT c.name, c.column_id", Result.rows(List.of("name", "column_id", "is_computed", "collation_name",
+        "type_name", "max_length", "precision", "scale"), List.of(),
+        new Object[] {"OrderId", 1, false, null, "int", 4, 10, 0},
+        new Object[] {"Amount", 3, false, null, "decimal", 9, 18, 2}));
+  }
+
+  @Test
+  void requestedColumnsInAnotherCaseSelectSqlServersSpellingAndReadTheValues() {
+    capturedOrderIdAndAmount();
+    jdbc.on("SELECT CONVERT(varchar(22), c.[__$start_lsn]", Result.rows(
+        List.of("_start_lsn", "_seqval", "_operation", "_command_id", "_commit_ts", "Amount", "OrderId"),
+        List.of("varchar", "varchar", "int", "int", "varchar", "decimal", "int"),
+        new Object[] {L1, L1, 2, 1, "2026-09-28T14:03:12.117", new BigDecimal("1.50"), 7}));
+    List<Object> values = new ArrayList<>();
+    try (SqlCdcClient c = client("UTC");
+        ChangeCursor cur = c.changes(new ChangeQuery("dbo_orders", Lsn.parse(L1), Lsn.parse(L2),
+            List.of("amount", "ORDERID", "status"), true, 500))) {
+      assertThat(cur.next()).isTrue();
+      values.add(cur.value(0));
+      values.add(cur.value(1));
+      values.add(cur.value(2));
+    }
+    assertThat(values).containsExactly(new BigDecimal("1.50"), 7, null);
+    ScriptedJdbc.Executed read = jdbc.executed.get(jdbc.executed.size() - 1);
+    assertThat(read.sql()).contains(", c.[Amount], c.[OrderId] FROM cdc.[dbo_orders_CT] c")
+        .doesNotContain("[amount]", "[ORDERID]", "[status]");
+  }
+}
