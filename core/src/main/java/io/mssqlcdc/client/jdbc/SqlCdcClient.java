@@ -63,6 +63,7 @@ public final class SqlCdcClient implements CdcClient {
   private final DriverRetry retry;
   private final String configuredZone;
   private final long lockTimeoutMs;
+  private final TableQuery.Isolation isolation;
   /** Captured column names per instance (fixed for an instance's lifetime: CDC refuses renames). */
   private final Map<String, List<String>> capturedNames = new HashMap<>();
   private Connection connection;
@@ -71,7 +72,17 @@ public final class SqlCdcClient implements CdcClient {
   private String sessionPrefix;
 
   public SqlCdcClient(ConnectionFactory factory, String sourceTimeZone, long lockTimeoutMs, DriverRetry retry) {
+    this(factory, sourceTimeZone, lockTimeoutMs, TableQuery.Isolation.READ_COMMITTED, retry);
+  }
+
+  /**
+   * @param isolation the reader's {@code isolationLevel}: snapshot planning ({@link #keyMinMax},
+   *     {@link #keyTiles}) reads the source table under it, as {@link #readTable} does under its query's
+   */
+  public SqlCdcClient(ConnectionFactory factory, String sourceTimeZone, long lockTimeoutMs,
+      TableQuery.Isolation isolation, DriverRetry retry) {
     this.factory = factory;
+    this.isolation = isolation;
     this.configuredZone = sourceTimeZone == null ? "auto" : sourceTimeZone.strip();
     this.lockTimeoutMs = CdcSql.lockTimeout(lockTimeoutMs);
     this.retry = retry;
@@ -94,7 +105,8 @@ public final class SqlCdcClient implements CdcClient {
       }
       return c;
     };
-    return new SqlCdcClient(factory, options.sourceTimeZone(), options.lockTimeoutMs(), DriverRetry.standard());
+    return new SqlCdcClient(factory, options.sourceTimeZone(), options.lockTimeoutMs(), options.isolationLevel(),
+        DriverRetry.standard());
   }
 
   // ---- LSNs and commit times --------------------------------------------------------------
@@ -396,7 +408,7 @@ public final class SqlCdcClient implements CdcClient {
     List<KeyPredicates.Key> keys = KeyTypes.keys(table, List.of(key), columnInfo(table), !range.isAll());
     SqlText q = CdcSql.keyMinMax(table, key, KeyPredicates.pieces(keys, range));
     return call("MIN/MAX of " + table + "." + key, () -> {
-      applySession(TableQuery.Isolation.READ_COMMITTED, lockTimeoutMs);
+      applySession(isolation, lockTimeoutMs);
       try (PreparedStatement ps = prepare(q); ResultSet rs = ps.executeQuery()) {
         if (!rs.next()) {
           return Optional.<List<Object>>empty();
@@ -416,7 +428,7 @@ public final class SqlCdcClient implements CdcClient {
     }
     String q = CdcSql.keyTiles(table, keys, n);
     return call("NTILE key tiles of " + table, () -> {
-      applySession(TableQuery.Isolation.READ_COMMITTED, lockTimeoutMs);
+      applySession(isolation, lockTimeoutMs);
       try (Statement st = connection().createStatement(); ResultSet rs = st.executeQuery(q)) {
         JdbcValues.Reader[] r = JdbcValues.readers(rs.getMetaData(), 1);
         List<List<Object>> out = new ArrayList<>();

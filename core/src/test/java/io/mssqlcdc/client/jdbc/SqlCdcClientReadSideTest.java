@@ -62,4 +62,24 @@ class SqlCdcClientReadSideTest {
     assertThat(read.sql()).contains(", c.[Amount], c.[OrderId] FROM cdc.[dbo_orders_CT] c")
         .doesNotContain("[amount]", "[ORDERID]", "[status]");
   }
+
+  @Test
+  void snapshotPlanningReadsUnderTheReadersIsolation() {
+    // keyMinMax and keyTiles plan a snapshot; under isolationLevel=snapshot they must not block behind
+    // writers (or fail with 1222 under lockTimeoutMs) any more than the read itself.
+    capturedOrderIdAndAmount();
+    jdbc.on("SELECT (SELECT MIN([OrderId])", Result.rows(List.of("lo", "hi"), List.of("int", "int"), new Object[] {1, 9}));
+    jdbc.on("SELECT [OrderId] FROM (SELECT [OrderId], [__$tile]", Result.rows(List.of("OrderId"), List.of("int"), new Object[] {5}));
+    io.mssqlcdc.client.TableRef orders = new io.mssqlcdc.client.TableRef("dbo", "orders");
+    try (SqlCdcClient c = new SqlCdcClient(jdbc::open, "UTC", 5000, io.mssqlcdc.client.TableQuery.Isolation.SNAPSHOT,
+        new DriverRetry(3, Duration.ofSeconds(2), slept::add, () -> 0.0))) {
+      assertThat(c.keyMinMax(orders, "OrderId", io.mssqlcdc.client.KeyRange.ALL)).contains(List.of(1, 9));
+      assertThat(c.keyTiles(orders, List.of("OrderId"), 2)).containsExactly(List.of(5));
+    }
+    List<String> sql = jdbc.executed.stream().map(ScriptedJdbc.Executed::sql).toList();
+    assertThat(sql).filteredOn(q -> q.startsWith("SET ")).containsExactly(
+        "SET TRANSACTION ISOLATION LEVEL SNAPSHOT; SET LOCK_TIMEOUT 5000;");
+    assertThat(sql.indexOf("SET TRANSACTION ISOLATION LEVEL SNAPSHOT; SET LOCK_TIMEOUT 5000;"))
+        .isLessThan(sql.indexOf(sql.stream().filter(q -> q.startsWith("SELECT (SELECT MIN")).findFirst().orElseThrow()));
+  }
 }
