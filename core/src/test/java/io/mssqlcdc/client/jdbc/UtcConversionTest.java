@@ -62,7 +62,7 @@ class UtcConversionTest {
     assertThat(SqlText.countMarks(drops)).isEqualTo(2);
     assertThat(drops)
         .contains("LAG(m.tran_end_time) OVER (ORDER BY m.start_lsn) AS prev")
-        .contains("WHERE e.tran_end_time <= DATEADD(hour, -3, (SELECT TOP (1) f.tran_end_time")
+        .contains("WHERE e.tran_end_time <= DATEADD(hour, -3, a.tran_end_time)")
         .contains("ORDER BY e.tran_end_time DESC), 0x00000000000000000000)")
         .contains("WHERE x.tran_end_time < DATEADD(minute, -1, x.prev) AND " + UtcConversion.repeated(CET, "x.tran_end_time"))
         .endsWith("ORDER BY x.start_lsn");
