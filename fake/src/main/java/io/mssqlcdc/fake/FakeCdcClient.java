@@ -154,6 +154,23 @@ public final class FakeCdcClient implements CdcClient {
     return Optional.of(c.mapping.get(index).lsn());
   }
 
+  @Override
+  public long commitsBetween(Lsn after, Lsn upTo, int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("commitsBetween: limit must be at least 1, not " + limit + ".");
+    }
+    if (!upTo.isAfter(after)) {
+      return 0;
+    }
+    Catalog c = catalog();
+    int first = c.firstAtOrAfter(after.increment());
+    int end = c.firstAtOrAfter(upTo); // then past upTo itself when it is an entry
+    if (end < c.mapping.size() && c.mapping.get(end).lsn().equals(upTo)) {
+      end++;
+    }
+    return Math.min(limit, Math.max(0, end - first));
+  }
+
   // ---- capture instances ----------------------------------------------------------------------
 
   @Override
@@ -284,6 +301,15 @@ public final class FakeCdcClient implements CdcClient {
   }
 
   // ---- clock ----------------------------------------------------------------------------------
+
+  /** Re-reads the database's server zone (unless a zone was given); the fake's clock never needs asking. */
+  @Override
+  public String refreshSourceTimeZone() {
+    Catalog c = store.load();
+    catalog = c;
+    zone = zoneOverride != null ? zoneOverride : ZoneId.of(c.zone);
+    return sourceTimeZone();
+  }
 
   @Override
   public String sourceTimeZone() {

@@ -241,8 +241,9 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   /**
    * Before SQL Server 2022, {@code sourceTimeZone=auto} can only detect the server's current UTC
    * offset (a fixed {@code UTC±HH:MM} clock), which a daylight-saving change moves. As the
-   * reference does (§9), the driver re-reads it on a new connection before every batch that has
-   * new commits (idle polls do not), pins it for that batch's executors, and warns when it moved.
+   * reference does (§9), the driver re-reads it (one query on the open connection) before every
+   * batch that has new commits (idle polls do not), pins it for that batch's executors, and warns
+   * when it moved.
    * Still unsound for commits made before a change and read after it: set sourceTimeZone to the
    * server's Windows zone name instead.
    */
@@ -252,8 +253,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
       return;
     }
     String before = executorOptions.sourceTimeZone();
-    dropClient();
-    String now = client().sourceTimeZone();
+    String now = client().refreshSourceTimeZone(); // on the open connection
     if (!now.equals(before)) {
       LOG.warn("mssql_cdc: the server's UTC offset moved from {} to {} (a daylight-saving change?); commit times"
           + " from now on convert with {}. SQL Server before 2022 names no time zone: set the option"
@@ -291,7 +291,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
         m.put("consumedLsn", c.lsn().toString());
         m.put("consumedCommitTs", c.commitTs().map(Instant::toString).orElse(""));
         long pending = Admission.pendingCommits(client(), c.lsn(), max, PENDING_CAP);
-        m.put("pendingCommits", pending >= PENDING_CAP ? PENDING_CAP + "+" : Long.toString(pending));
+        m.put("pendingCommits", pending > PENDING_CAP ? PENDING_CAP + "+" : Long.toString(pending));
       });
     } catch (RuntimeException e) {
       // metrics never fail the query

@@ -70,6 +70,16 @@ class StubCdcClient implements CdcClient {
   }
 
   @Override
+  public long commitsBetween(Lsn after, Lsn upTo, int limit) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public String refreshSourceTimeZone() {
+    return sourceTimeZone();
+  }
+
+  @Override
   public List<CaptureInstance> captureInstances(String captureInstance) {
     calls.add("captureInstances");
     return instances;

@@ -32,11 +32,13 @@ final class MemoryCdcClient implements CdcClient {
   static final AtomicInteger SPLIT_POINTS = new AtomicInteger();
 
   private final MemoryCdc db;
-  private final ZoneId zone;
+  private final boolean detects;
+  private ZoneId zone;
 
   MemoryCdcClient(MemoryCdc db, String zoneOption) {
     this.db = db;
-    this.zone = zoneOption == null || zoneOption.equalsIgnoreCase("auto") ? db.serverZone : ZoneId.of(zoneOption);
+    this.detects = zoneOption == null || zoneOption.equalsIgnoreCase("auto");
+    this.zone = detects ? db.serverZone : ZoneId.of(zoneOption);
     OPENED.incrementAndGet();
   }
 
@@ -107,6 +109,24 @@ final class MemoryCdcClient implements CdcClient {
       }
       return Optional.ofNullable(last);
     }
+  }
+
+  @Override
+  public long commitsBetween(Lsn after, Lsn upTo, int limit) {
+    if (!upTo.isAfter(after)) {
+      return 0;
+    }
+    synchronized (db) {
+      return Math.min(limit, db.entries.subMap(after, false, upTo, true).size());
+    }
+  }
+
+  @Override
+  public String refreshSourceTimeZone() {
+    if (detects) {
+      zone = db.serverZone;
+    }
+    return sourceTimeZone();
   }
 
   @Override

@@ -104,6 +104,20 @@ public final class CdcSql {
         + " FROM cdc.lsn_time_mapping WHERE start_lsn > CONVERT(binary(10), ?, 1) ORDER BY start_lsn) t";
   }
 
+  /**
+   * Q10b. The mapping entries in {@code (after, upTo]}, counted up to {@code limit}: one
+   * {@code COUNT_BIG} over {@code TOP (limit)} of a range seek on the clustered index, so a lagging
+   * stream's progress report costs one statement, not a search of {@link #nthCommitAfter} probes
+   * (each a different prepared statement). Parameters: after, upTo.
+   */
+  public static String commitsBetween(int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be at least 1, not " + limit);
+    }
+    return "SELECT COUNT_BIG(*) FROM (SELECT TOP (" + limit + ") start_lsn FROM cdc.lsn_time_mapping"
+        + " WHERE start_lsn > CONVERT(binary(10), ?, 1) AND start_lsn <= CONVERT(binary(10), ?, 1)) t";
+  }
+
   // ---- UTC conversion helpers (reference §9) ---------------------------------------------
 
   /**

@@ -156,6 +156,18 @@ public final class SqlCdcClient implements CdcClient {
     return lsn(scalar("commit " + n + " after " + after, SqlText.of(CdcSql.nthCommitAfter(n), after.hex())));
   }
 
+  @Override
+  public long commitsBetween(Lsn after, Lsn upTo, int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("commitsBetween needs limit >= 1, not " + limit);
+    }
+    if (!upTo.isAfter(after)) {
+      return 0;
+    }
+    String n = scalar("entries in (" + after + ", " + upTo + "]", SqlText.of(CdcSql.commitsBetween(limit), after.hex(), upTo.hex()));
+    return n == null ? 0 : Long.parseLong(n.strip());
+  }
+
   /**
    * The UTC expression of {@code m.tran_end_time} for commits in {@code [from, to]}: direct for
    * UTC and fixed offsets; for a named zone one offset when the range provably has no
@@ -468,6 +480,15 @@ public final class SqlCdcClient implements CdcClient {
   @Override
   public String sourceTimeZone() {
     return clock().optionValue();
+  }
+
+  @Override
+  public String refreshSourceTimeZone() {
+    if (configuredZone.equalsIgnoreCase("auto")) {
+      // on the open connection (scalar() opens one only when none is open)
+      clock = ClockDetector.detect(sql -> scalar("time zone detection", SqlText.of(sql)));
+    }
+    return sourceTimeZone();
   }
 
   private ServerClock clock() {

@@ -322,6 +322,39 @@ public abstract class CdcClientContractTest {
     assertThatThrownBy(() -> client.nthCommitAfter(l1, 0)).isInstanceOf(IllegalArgumentException.class);
   }
 
+  @Test
+  void commitsBetweenCountsMappingEntriesUpToALimit() {
+    Tracked t = track("count");
+    Lsn l1 = history.commit(t.table(), List.of(RowOp.insert(1, "a", "1.00")));
+    Lsn l2 = history.commit(t.table(), List.of(RowOp.insert(2, "b", "2.00")));
+    Lsn l3 = history.commit(t.table(), List.of(RowOp.insert(3, "c", "3.00")));
+
+    // capture may write idle entries in between: the count agrees with nthCommitAfter's
+    long n = client.commitsBetween(l1, l3, 1_000_000);
+    assertThat(n).isGreaterThanOrEqualTo(2);
+    assertThat(client.nthCommitAfter(l1, (int) n)).contains(l3);
+    assertThat(client.nthCommitAfter(l1, (int) n - 1).orElseThrow()).isLessThan(l3);
+    assertThat(client.commitsBetween(l1, l2, 1_000_000)).isBetween(1L, n - 1);
+    assertThat(client.commitsBetween(l1, l3, 1)).as("counting stops at the limit").isEqualTo(1);
+    assertThat(client.commitsBetween(client.decrementLsn(l1), l1, 10)).isEqualTo(1);
+    assertThat(client.commitsBetween(l2, l2, 10)).isZero();
+    assertThat(client.commitsBetween(l3, l1, 10)).isZero();
+    assertThat(client.commitsBetween(client.maxLsn().orElseThrow(), Lsn.MAX, 10)).isZero();
+    assertThatThrownBy(() -> client.commitsBetween(l1, l3, 0)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  // ---- clock --------------------------------------------------------------------------------------
+
+  @Test
+  void refreshingTheClockKeepsConvertingCommitTimes() {
+    Tracked t = track("clock");
+    Lsn l1 = history.commit(t.table(), List.of(RowOp.insert(1, "a", "1.00")));
+    String zone = client.sourceTimeZone();
+    Optional<Instant> before = client.commitTime(l1);
+    assertThat(client.refreshSourceTimeZone()).isEqualTo(zone).isEqualTo(client.sourceTimeZone());
+    assertThat(client.commitTime(l1)).isPresent().isEqualTo(before);
+  }
+
   // ---- split points -----------------------------------------------------------------------------
 
   /** Commits of 3, 1, 2 and 4 change rows: 10 rows. */

@@ -64,6 +64,14 @@ class CdcSqlTest {
   }
 
   @Test
+  void commitsBetweenCountsOneRangeSeekUpToTheLimit() {
+    assertThat(CdcSql.commitsBetween(100_001)).isEqualTo(
+        "SELECT COUNT_BIG(*) FROM (SELECT TOP (100001) start_lsn FROM cdc.lsn_time_mapping"
+            + " WHERE start_lsn > CONVERT(binary(10), ?, 1) AND start_lsn <= CONVERT(binary(10), ?, 1)) t");
+    assertThatThrownBy(() -> CdcSql.commitsBetween(0)).hasMessageContaining("at least 1, not 0");
+  }
+
+  @Test
   void splitPointsTileTheChangeTable() {
     assertThat(CdcSql.splitPoints("dbo_orders", 4)).isEqualTo(
         "SELECT CONVERT(varchar(22), MAX(y.l), 1) AS b,"

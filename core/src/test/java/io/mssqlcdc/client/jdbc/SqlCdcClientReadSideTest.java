@@ -82,4 +82,39 @@ class SqlCdcClientReadSideTest {
     assertThat(sql.indexOf("SET TRANSACTION ISOLATION LEVEL SNAPSHOT; SET LOCK_TIMEOUT 5000;"))
         .isLessThan(sql.indexOf(sql.stream().filter(q -> q.startsWith("SELECT (SELECT MIN")).findFirst().orElseThrow()));
   }
+
+  @Test
+  void commitsBetweenIsOneCountingStatement() {
+    // pendingCommits of a lagging stream's progress report: one COUNT_BIG over TOP (limit), not ~35
+    // nthCommitAfter probes each prepared anew and reading up to 1.5 M mapping rows.
+    jdbc.on("SELECT COUNT_BIG(*) FROM (SELECT TOP (100001) start_lsn FROM cdc.lsn_time_mapping", Result.scalar(100001));
+    try (SqlCdcClient c = client("UTC")) {
+      assertThat(c.commitsBetween(Lsn.parse(L1), Lsn.parse(L2), 100_001)).isEqualTo(100_001);
+      assertThat(c.commitsBetween(Lsn.parse(L2), Lsn.parse(L1), 100_001)).isZero();
+    }
+    assertThat(jdbc.executed).hasSize(1);
+    assertThat(jdbc.executed.get(0).sql()).isEqualTo(CdcSql.commitsBetween(100_001));
+    assertThat(jdbc.executed.get(0).params()).containsExactly(L1, L2);
+  }
+
+  @Test
+  void aDetectedFixedOffsetIsReadAgainOnTheOpenConnection() {
+    // SQL Server before 2022 tells only today's offset; the driver re-reads it before batches with new
+    // commits. It asks again on the connection it has, not on a new one.
+    java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+    jdbc.on(CdcSql.VERSION_PROBE, Result.scalar(0))
+        .on(CdcSql.FIXED_OFFSET, e -> Result.scalar(asked.incrementAndGet() == 1 ? -180 : -120));
+    try (SqlCdcClient c = client("auto")) {
+      assertThat(c.sourceTimeZone()).isEqualTo("UTC-03:00");
+      assertThat(c.refreshSourceTimeZone()).isEqualTo("UTC-02:00");
+      assertThat(c.sourceTimeZone()).isEqualTo("UTC-02:00");
+    }
+    assertThat(jdbc.connectionsOpened).isEqualTo(1);
+    assertThat(jdbc.executed).extracting(ScriptedJdbc.Executed::sql)
+        .containsExactly(CdcSql.VERSION_PROBE, CdcSql.FIXED_OFFSET, CdcSql.VERSION_PROBE, CdcSql.FIXED_OFFSET);
+    try (SqlCdcClient c = client("UTC-03:00")) {
+      assertThat(c.refreshSourceTimeZone()).isEqualTo("UTC-03:00");
+    }
+    assertThat(jdbc.executed).hasSize(4);
+  }
 }
