@@ -46,6 +46,9 @@ public final class FakeCdcClient implements CdcClient {
   private final ZoneId zoneOverride;
   private Catalog catalog;
   private ZoneId zone;
+  private CommitTimes times;
+  private Catalog timesCatalog;
+  private ZoneId timesZone;
 
   private FakeCdcClient(FakeStore store, ZoneId zoneOverride) {
     this.store = store;
@@ -87,8 +90,19 @@ public final class FakeCdcClient implements CdcClient {
     return catalog;
   }
 
-  private Instant utc(MappingEntry e) {
-    return e.tranEndTime().atZone(zone).toInstant();
+  /** The commit times of {@code c} in the current zone, built once per catalog version and zone. */
+  private CommitTimes times(Catalog c) {
+    if (times == null || timesCatalog != c || !timesZone.equals(zone)) {
+      times = new CommitTimes(c.mapping, zone);
+      timesCatalog = c;
+      timesZone = zone;
+    }
+    return times;
+  }
+
+  /** UTC commit time of mapping entry {@code index} of {@code c}, as SqlCdcClient converts it (fall-back corrected). */
+  private Instant utc(Catalog c, int index) {
+    return times(c).utc(index);
   }
 
   // ---- LSNs and commit times ------------------------------------------------------------------
@@ -122,22 +136,25 @@ public final class FakeCdcClient implements CdcClient {
     Catalog c = catalog();
     int i = c.firstAtOrAfter(lsn);
     if (i < c.mapping.size() && c.mapping.get(i).lsn().equals(lsn)) {
-      return Optional.of(utc(c.mapping.get(i)));
+      return Optional.of(utc(c, i));
     }
     return Optional.empty();
   }
 
   @Override
   public Optional<Instant> commitTimeAtOrBefore(Lsn lsn) {
-    return entryAtOrBefore(catalog(), lsn).map(this::utc);
+    Catalog c = catalog();
+    int i = entryAtOrBefore(c, lsn);
+    return i < 0 ? Optional.empty() : Optional.of(utc(c, i));
   }
 
-  private static Optional<MappingEntry> entryAtOrBefore(Catalog c, Lsn lsn) {
+  /** Index of the last mapping entry at or before {@code lsn}, or -1. */
+  private static int entryAtOrBefore(Catalog c, Lsn lsn) {
     int i = c.firstAtOrAfter(lsn);
     if (i < c.mapping.size() && c.mapping.get(i).lsn().equals(lsn)) {
-      return Optional.of(c.mapping.get(i));
+      return i;
     }
-    return i == 0 ? Optional.empty() : Optional.of(c.mapping.get(i - 1));
+    return i - 1;
   }
 
   @Override
@@ -204,8 +221,13 @@ public final class FakeCdcClient implements CdcClient {
         .filter(d -> d.lsn().isAfter(after) && !d.lsn().isAfter(to))
         .sorted((a, b) -> a.lsn().compareTo(b.lsn()))
         .forEach(d -> out.add(new DdlEvent(i.name, d.lsn(), d.command(),
-            entryAtOrBefore(c, d.lsn()).map(this::utc).orElse(null))));
+            timeAtOrBefore(c, d.lsn()))));
     return out;
+  }
+
+  private Instant timeAtOrBefore(Catalog c, Lsn lsn) {
+    int i = entryAtOrBefore(c, lsn);
+    return i < 0 ? null : utc(c, i);
   }
 
   // ---- change rows ----------------------------------------------------------------------------
@@ -231,12 +253,12 @@ public final class FakeCdcClient implements CdcClient {
     Catalog c = catalog();
     InstanceState i = InstanceResolver.require(c, query.captureInstance());
     List<SegmentRef> segs = segments(i, query.from(), query.to());
-    List<Instant> times = new ArrayList<>(segs.size());
+    List<Instant> commitTimes = new ArrayList<>(segs.size());
     for (SegmentRef s : segs) {
       int k = c.firstAtOrAfter(s.commitLsn());
-      times.add(k < c.mapping.size() && c.mapping.get(k).lsn().equals(s.commitLsn()) ? utc(c.mapping.get(k)) : null);
+      commitTimes.add(k < c.mapping.size() && c.mapping.get(k).lsn().equals(s.commitLsn()) ? utc(c, k) : null);
     }
-    return new FakeChangeCursor(store, segs, times, query.columns(), query.includeCommandId());
+    return new FakeChangeCursor(store, segs, commitTimes, query.columns(), query.includeCommandId());
   }
 
   // ---- the source table -----------------------------------------------------------------------
