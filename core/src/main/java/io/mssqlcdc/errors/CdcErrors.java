@@ -331,4 +331,29 @@ public final class CdcErrors {
             + "', @role_name = NULL, @supports_net_changes = 0; then GRANT SELECT ON cdc.["
             + printable(captureInstance) + "_CT] TO <user>; (see sql/permissions.sql).");
   }
+
+  /** A value that its declared column type cannot hold at all (overflow, text that is no number). */
+  public static CdcConfigException valueNotCastable(String column, String value, String type) {
+    return new CdcConfigException(
+        CdcErrorCode.VALUE_NOT_CASTABLE,
+        "Cannot cast the value '" + shown(value) + "' of column '" + printable(column) + "' to its declared type "
+            + type + ": declare a type that holds it in 'columns' (or omit 'columns' to infer the type).");
+  }
+
+  /**
+   * A value its declared type holds only rounded or truncated (2.5 into INT, 1.2345 into
+   * DECIMAL(18,2)): fails like the reference's safe cast, unless {@code allowPrecisionLoss}.
+   */
+  public static CdcConfigException valueLosesPrecision(String column, String value, String type, String becomes) {
+    return new CdcConfigException(
+        CdcErrorCode.VALUE_NOT_CASTABLE,
+        "The value '" + shown(value) + "' of column '" + printable(column) + "' does not fit its declared type " + type
+            + " without losing digits (it would become " + becomes + "): declare a type that holds it in 'columns'"
+            + " (or omit 'columns' to infer the type), or set allowPrecisionLoss=true to round such values.");
+  }
+
+  private static String shown(String value) {
+    String s = printable(value);
+    return s.length() > 80 ? s.substring(0, 77) + "..." : s;
+  }
 }

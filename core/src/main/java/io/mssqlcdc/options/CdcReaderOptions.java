@@ -97,6 +97,13 @@ public final class CdcReaderOptions implements Serializable {
           + "capture instances, computed columns left out.",
       OptionSpec.Scope.BOTH, (n, v) -> OptionParsers.nonBlank(n, v,
           "a Spark DDL column list such as 'order_id INT, status STRING'", "omit it to infer the columns"));
+  public static final OptionSpec<Boolean> ALLOW_PRECISION_LOSS = spec(
+      "allowPrecisionLoss", "boolean", "`false`",
+      "A value that its type in `columns` holds only rounded (`2.5` into `INT`, `1.2345` into `DECIMAL(18,2)`) fails "
+          + "the read with `MSSQL_CDC-116` naming the column and the value, as the Python reference's safe cast does. "
+          + "`true` rounds such values instead (toward zero into integer types, half up into decimals). A value too "
+          + "large for the type fails either way.",
+      OptionSpec.Scope.BOTH, OptionParsers::bool);
   public static final OptionSpec<Boolean> INCLUDE_COMMAND_ID = spec(
       "includeCommandId", "boolean", "`true`",
       "Read `__$command_id` into `_command_id`; `false` drops the column (change tables of servers before the "
@@ -198,7 +205,7 @@ public final class CdcReaderOptions implements Serializable {
   /** Every option, in documentation order. */
   public static final List<OptionSpec<?>> ALL = List.of(
       CAPTURE_INSTANCE, CONNECTION_STRING, BACKEND, FAKE_PATH, CONNECT_TIMEOUT, LOCK_TIMEOUT_MS, SOURCE_TIME_ZONE,
-      COLUMNS, INCLUDE_COMMAND_ID, STARTING_LSN, MAX_COMMITS_PER_BATCH, NUM_PARTITIONS, FETCH_SIZE,
+      COLUMNS, ALLOW_PRECISION_LOSS, INCLUDE_COMMAND_ID, STARTING_LSN, MAX_COMMITS_PER_BATCH, NUM_PARTITIONS, FETCH_SIZE,
       FAIL_ON_DATA_LOSS, SCHEMA_CHANGE_POLICY, ISOLATION_LEVEL, SNAPSHOT_LSN, SNAPSHOT_CHUNKS, SNAPSHOT_KEYS);
 
   /** Options of the Python reference this connector replaces with a JVM mechanism. */
@@ -314,6 +321,10 @@ public final class CdcReaderOptions implements Serializable {
 
   public Optional<String> columns() {
     return find(COLUMNS);
+  }
+
+  public boolean allowPrecisionLoss() {
+    return get(ALLOW_PRECISION_LOSS, false);
   }
 
   public boolean includeCommandId() {

@@ -161,7 +161,7 @@ class FakeCdcDatabaseTest {
     assertThat(r[8]).isEqualTo(LocalDate.parse("2026-01-02"));
     assertThat(r[9]).isEqualTo(LocalDateTime.parse("2026-01-02T03:04:05.123"));
     assertThat(r[10]).isEqualTo(OffsetDateTime.parse("2026-01-02T03:04:05.12+02:00"));
-    assertThat(r[11]).isEqualTo("10:11:12.5000000");
+    assertThat(r[11]).as("the reference's form, docs/decisions/0004").isEqualTo("10:11:12.500000000");
     assertThat(r[12]).isEqualTo("6F9619FF-8B86-D011-B42D-00C04FC964FF");
     assertThat(r[13]).isEqualTo(new byte[] {1, 2});
     assertThat(r[14]).isEqualTo(1.5f);

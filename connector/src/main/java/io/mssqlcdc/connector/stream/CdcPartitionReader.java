@@ -32,7 +32,7 @@ final class CdcPartitionReader implements PartitionReader<InternalRow> {
   CdcPartitionReader(CdcInputPartition partition, StructType schema, BatchAccumulators acc) {
     this.partition = partition;
     this.acc = acc;
-    this.converter = new ChangeRowConverter(schema, label(partition));
+    this.converter = new ChangeRowConverter(schema, label(partition), partition.options().allowPrecisionLoss());
   }
 
   /**

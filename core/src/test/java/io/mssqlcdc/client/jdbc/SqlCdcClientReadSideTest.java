@@ -117,4 +117,24 @@ class SqlCdcClientReadSideTest {
     }
     assertThat(jdbc.executed).hasSize(4);
   }
+
+  @Test
+  void timeValuesReadInTheReferencesForm() {
+    // reference §4.1: time is STRING '13:50:01.123456700' (nine digits, for every precision); bronze rows
+    // from the reference and from us agree (docs/decisions/0004-time-text.md)
+    capturedOrderIdAndAmount();
+    jdbc.on("SELECT CONVERT(varchar(22), c.[__$start_lsn]", Result.rows(
+        List.of("_start_lsn", "_seqval", "_operation", "_command_id", "_commit_ts", "OrderId"),
+        List.of("varchar", "varchar", "int", "int", "varchar", "time"),
+        new Object[] {L1, L1, 2, 1, "2026-09-28T14:03:12.117", java.time.LocalTime.parse("13:50:01.1234567")},
+        new Object[] {L1, L2, 2, 1, "2026-09-28T14:03:12.117", java.time.LocalTime.parse("13:50:01")}));
+    List<Object> values = new ArrayList<>();
+    try (SqlCdcClient c = client("UTC");
+        ChangeCursor cur = c.changes(new ChangeQuery("dbo_orders", Lsn.parse(L1), Lsn.parse(L2), List.of("OrderId"), true, 10))) {
+      while (cur.next()) {
+        values.add(cur.value(0));
+      }
+    }
+    assertThat(values).containsExactly("13:50:01.123456700", "13:50:01.000000000");
+  }
 }
