@@ -230,6 +230,14 @@ public final class CdcSql {
       "SELECT CASE WHEN sys.fn_cdc_get_min_lsn(?) > 0x00000000000000000000"
           + " THEN HAS_PERMS_BY_NAME(?, 'OBJECT', 'SELECT') END, USER_NAME()";
 
+  /**
+   * Q29. Whether a change table has {@code __$command_id}: its length, NULL when the column is
+   * missing. Asked only after a read that selected it failed with error 207 (invalid column), so
+   * the {@code includeCommandId=false} advice is given only where the column really is missing.
+   * Parameter: {@code cdc.[<ci>_CT]}.
+   */
+  public static final String COMMAND_ID_PROBE = "SELECT COL_LENGTH(?, '__$command_id')";
+
   // ---- metadata (documented procedures only) ---------------------------------------------
 
   /** Q17. Captured columns with their current types; needs SELECT on the source columns. */

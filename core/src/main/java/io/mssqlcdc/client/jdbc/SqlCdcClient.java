@@ -41,7 +41,8 @@ import java.util.OptionalLong;
  * on a new connection by {@link DriverRetry}; a change-table read the login may not do becomes a
  * {@link io.mssqlcdc.errors.CdcPermissionException} naming the GRANT (probe {@link
  * CdcSql#PERMISSION_PROBE}); a missing {@code __$command_id} says to set
- * {@code includeCommandId=false}.
+ * {@code includeCommandId=false} (only when the read selected it and {@link CdcSql#COMMAND_ID_PROBE}
+ * confirms the column is missing). A probe that fails keeps the read's own error.
  *
  * <p>One connection, opened lazily, autocommit on; used by one thread at a time. Cursors
  * stream ({@code responseBuffering=adaptive}); a cursor must be closed before the next
@@ -360,7 +361,7 @@ public final class SqlCdcClient implements CdcClient {
     }
     SqlText utc = utcExpression(query.from(), query.to());
     SqlText bound = CdcSql.changes(ci, selected, query.includeCommandId(), utc, query.from().hex(), query.to().hex());
-    return changeTableCall(ci, "change rows of " + ci, () -> {
+    return changeTableCall(ci, "change rows of " + ci, query.includeCommandId(), () -> {
       resetLockTimeout();
       PreparedStatement ps = prepare(bound);
       ps.setFetchSize(query.fetchSize());
@@ -599,35 +600,57 @@ public final class SqlCdcClient implements CdcClient {
     }
   }
 
-  /** Like {@link #call}, but a failure may be a missing grant on the change table (probe Q28). */
-  private <T> T changeTableCall(String captureInstance, String what, DriverRetry.SqlCall<T> body) {
+  /**
+   * Like {@link #call}, but a failure may be a missing grant on the change table (probe Q28) or,
+   * when the statement selects it ({@code selectsCommandId}), a change table without
+   * {@code __$command_id} (probe Q29). A probe that fails itself leaves the read's own error,
+   * with the probe's failure suppressed in it.
+   */
+  private <T> T changeTableCall(String captureInstance, String what, boolean selectsCommandId, DriverRetry.SqlCall<T> body) {
     try {
       return retry.run(what, body, this::reset);
     } catch (SQLException e) {
-      SqlServerErrors.Kind kind = SqlServerErrors.classify(e);
-      if (kind == SqlServerErrors.Kind.INVALID_COLUMN) {
-        throw CdcErrors.commandIdMissing(captureInstance);
-      }
-      if (kind == SqlServerErrors.Kind.PERMISSION || kind == SqlServerErrors.Kind.MISSING_OBJECT) {
-        probePermission(captureInstance);
-      }
-      throw translate(what, e);
+      throw changeTableFailure(captureInstance, what, selectsCommandId, e);
     }
   }
 
+  private RuntimeException changeTableFailure(String captureInstance, String what, boolean selectsCommandId, SQLException e) {
+    SqlServerErrors.Kind kind = SqlServerErrors.classify(e);
+    boolean probeGrant = kind == SqlServerErrors.Kind.PERMISSION || kind == SqlServerErrors.Kind.MISSING_OBJECT;
+    boolean probeCommandId = kind == SqlServerErrors.Kind.INVALID_COLUMN && selectsCommandId;
+    if (!probeGrant && !probeCommandId) {
+      return translate(what, e);
+    }
+    String table = CdcSql.changeTable(captureInstance);
+    String[] r;
+    try {
+      r = retry.run(probeGrant ? "permission probe" : "__$command_id probe", () -> row(probeGrant
+          ? SqlText.of(CdcSql.PERMISSION_PROBE, captureInstance, table)
+          : SqlText.of(CdcSql.COMMAND_ID_PROBE, table)), this::reset);
+    } catch (SQLException probeFailure) {
+      RuntimeException original = translate(what, e);
+      original.addSuppressed(translate(probeGrant ? "the permission probe" : "the __$command_id probe", probeFailure));
+      return original;
+    }
+    RuntimeException decided = probeGrant ? grantDecision(captureInstance, table, r) : commandIdDecision(captureInstance, r);
+    if (decided == null) {
+      return translate(what, e);
+    }
+    decided.addSuppressed(translate(what, e));
+    return decided;
+  }
+
   private List<String[]> changeTableRows(String captureInstance, String what, SqlText q, int width) {
-    return changeTableCall(captureInstance, what, () -> {
+    return changeTableCall(captureInstance, what, false, () -> {
       resetLockTimeout();
       return readRows(q, width);
     });
   }
 
-  /** Q28: throws the permission error naming the GRANT when the login cannot read the change table. */
-  private void probePermission(String captureInstance) {
-    String table = CdcSql.changeTable(captureInstance);
-    String[] r = call("permission probe", () -> row(SqlText.of(CdcSql.PERMISSION_PROBE, captureInstance, table)));
+  /** Q28's answer: the instance is not there, or the login lacks the change-table grant; null when neither. */
+  private static RuntimeException grantDecision(String captureInstance, String table, String[] r) {
     if (r[0] == null) {
-      throw CdcErrors.captureInstanceNotReady(captureInstance);
+      return CdcErrors.captureInstanceNotReady(captureInstance);
     }
     if (r[0].equals("0")) {
       String user;
@@ -636,8 +659,14 @@ public final class SqlCdcClient implements CdcClient {
       } catch (RuntimeException e) {
         user = "<user>";
       }
-      throw CdcErrors.missingGrant("change table " + table, "GRANT SELECT ON " + table + " TO " + user + ";");
+      return CdcErrors.missingGrant("change table " + table, "GRANT SELECT ON " + table + " TO " + user + ";");
     }
+    return null;
+  }
+
+  /** Q29's answer: the change table has no {@code __$command_id} (NULL length); null when it has one. */
+  private static RuntimeException commandIdDecision(String captureInstance, String[] r) {
+    return r[0] == null ? CdcErrors.commandIdMissing(captureInstance) : null;
   }
 
   private RuntimeException translate(String what, SQLException e) {

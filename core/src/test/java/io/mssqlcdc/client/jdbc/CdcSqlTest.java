@@ -131,6 +131,8 @@ class CdcSqlTest {
     assertThat(CdcSql.PERMISSION_PROBE).isEqualTo(
         "SELECT CASE WHEN sys.fn_cdc_get_min_lsn(?) > 0x00000000000000000000"
             + " THEN HAS_PERMS_BY_NAME(?, 'OBJECT', 'SELECT') END, USER_NAME()");
+    assertThat(CdcSql.COMMAND_ID_PROBE).isEqualTo("SELECT COL_LENGTH(?, '__$command_id')");
+    assertThat(SqlText.countMarks(CdcSql.COMMAND_ID_PROBE)).isEqualTo(1);
     assertThat(CdcSql.PING).isEqualTo("SELECT 1");
     assertThat(CdcSql.NETWORK_WAIT).isEqualTo("SELECT wait_time_ms FROM sys.dm_exec_session_wait_stats"
         + " WHERE session_id = @@SPID AND wait_type = 'ASYNC_NETWORK_IO'");

@@ -1,10 +1,14 @@
 package io.mssqlcdc.client.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mssqlcdc.client.ChangeCursor;
 import io.mssqlcdc.client.ChangeQuery;
 import io.mssqlcdc.client.jdbc.ScriptedJdbc.Result;
+import io.mssqlcdc.errors.CdcConfigException;
+import io.mssqlcdc.errors.CdcPermissionException;
+import io.mssqlcdc.errors.CdcSourceUnavailableException;
 import io.mssqlcdc.lsn.Lsn;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -136,5 +140,45 @@ class SqlCdcClientReadSideTest {
       }
     }
     assertThat(values).containsExactly("13:50:01.123456700", "13:50:01.000000000");
+  }
+
+  @Test
+  void aFailedPermissionProbeKeepsTheReadsOwnError() {
+    capturedOrderIdAndAmount();
+    jdbc.on("SELECT CONVERT(varchar(22), c.[__$start_lsn]", Result.fail(229, "S0005"));
+    jdbc.on(CdcSql.PERMISSION_PROBE, Result.fail(4060, "S0001"));
+    try (SqlCdcClient c = client("UTC")) {
+      assertThatThrownBy(() -> c.changes(new ChangeQuery("dbo_orders", Lsn.parse(L1), Lsn.parse(L2), List.of("OrderId"), true, 10)))
+          .isInstanceOf(CdcPermissionException.class)
+          .hasMessageContaining("change rows of dbo_orders")
+          .hasMessageContaining("error 229")
+          .satisfies(e -> assertThat(e.getSuppressed()).singleElement()
+              .satisfies(p -> assertThat(p.getMessage()).contains("the permission probe").contains("error 4060")));
+    }
+  }
+
+  @Test
+  void error207SuggestsIncludeCommandIdOnlyWhereTheMissingColumnIsCommandId() {
+    capturedOrderIdAndAmount();
+    jdbc.on("SELECT CONVERT(varchar(22), c.[__$start_lsn]", Result.fail(207, "S0001"));
+    jdbc.on("SELECT CONVERT(varchar(22), MAX(y.l), 1)", Result.fail(207, "S0001"));
+    java.util.concurrent.atomic.AtomicReference<Object> length = new java.util.concurrent.atomic.AtomicReference<>(8);
+    jdbc.on(CdcSql.COMMAND_ID_PROBE, e -> Result.scalar(length.get()));
+    ChangeQuery withCommandId = new ChangeQuery("dbo_orders", Lsn.parse(L1), Lsn.parse(L2), List.of("OrderId"), true, 10);
+    ChangeQuery without = new ChangeQuery("dbo_orders", Lsn.parse(L1), Lsn.parse(L2), List.of("OrderId"), false, 10);
+    try (SqlCdcClient c = client("UTC")) {
+      // the change table has __$command_id (length 8): another column is missing
+      assertThatThrownBy(() -> c.changes(withCommandId)).isInstanceOf(CdcSourceUnavailableException.class)
+          .hasMessageContaining("error 207").hasMessageNotContaining("includeCommandId");
+      // the statement does not select __$command_id: it cannot be the cause (and is not probed)
+      assertThatThrownBy(() -> c.changes(without)).hasMessageContaining("error 207").hasMessageNotContaining("includeCommandId");
+      assertThatThrownBy(() -> c.splitPoints("dbo_orders", Lsn.parse(L1), Lsn.parse(L2), 2))
+          .hasMessageContaining("error 207").hasMessageNotContaining("includeCommandId");
+      length.set(null);
+      assertThatThrownBy(() -> c.changes(withCommandId)).isInstanceOf(CdcConfigException.class)
+          .hasMessageContaining("has no column __$command_id").hasMessageContaining("includeCommandId=false");
+    }
+    assertThat(jdbc.executed).filteredOn(e -> e.sql().equals(CdcSql.COMMAND_ID_PROBE)).hasSize(2)
+        .allSatisfy(e -> assertThat(e.params()).containsExactly("cdc.[dbo_orders_CT]"));
   }
 }

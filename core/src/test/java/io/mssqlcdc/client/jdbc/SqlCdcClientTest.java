@@ -108,6 +108,7 @@ class SqlCdcClientTest {
   void aMissingCommandIdColumnSaysWhichOptionToSet() {
     capturedColumns();
     jdbc.on("SELECT CONVERT(varchar(22), c.[__$start_lsn]", Result.fail(207, "S0001"));
+    jdbc.on(CdcSql.COMMAND_ID_PROBE, Result.scalar(null));
     try (SqlCdcClient c = client("UTC")) {
       assertThatThrownBy(() -> c.changes(new ChangeQuery("dbo_orders", Lsn.parse(L1), Lsn.parse(L2), List.of("id"), true, 10)))
           .isInstanceOf(CdcConfigException.class)
