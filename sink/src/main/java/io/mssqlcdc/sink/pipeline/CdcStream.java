@@ -50,6 +50,52 @@ public final class CdcStream {
 
   private CdcStream() {}
 
+  /** A builder argument, for the documentation (docs/OPTIONS.md is generated from {@link #ARGUMENTS}). */
+  public record Argument(String name, String type, String defaultText, String doc) {}
+
+  /** Every argument of {@link Builder}, in documentation order. */
+  public static final List<Argument> ARGUMENTS = List.of(
+      new Argument("option / options", "string → string", "none",
+          "Reader options of `format(\"mssql_cdc\")` (the table above); `captureInstance` and `connectionString` (or"
+              + " `backend=fake` with `fakePath`) are required. Validated when `toDelta()` is called, before anything"
+              + " is read or written."),
+      new Argument("target", "string", "required",
+          "The bronze table: a name (`bronze.orders`) or a path (anything with `/` or `:`). Facts rows carry it"
+              + " exactly as given: spell it the same way in every run."),
+      new Argument("appId", "string", "required",
+          "The stream's identity, stable for the checkpoint's lifetime: bronze appends use it as Delta"
+              + " `txnAppId` (`<appId>.g<n>` after n re-snapshots). A new checkpoint needs a new app id. No `#`."),
+      new Argument("checkpoint", "string", "required",
+          "The Spark checkpoint. Generation n (after n automatic re-snapshots) runs in"
+              + " `<checkpoint>/_generations/<n>`; the generation state is `<checkpoint>/_mssql_cdc_generation.json`."
+              + " A URI checkpoint (`abfss://`, `dbfs:/`, `file:/`) is always generation 0."),
+      new Argument("factsTable", "string", "none",
+          "The facts table (name or path): one row per micro-batch and per event. Required by"
+              + " `onDataLoss=resnapshot`."),
+      new Argument("trigger", "`Trigger` or string", "Spark's default",
+          "`availableNow`, `once`, `processingTime=1 minute`, or a `Trigger`."),
+      new Argument("queryName", "string", "the sink id",
+          "The query's name; by default `<appId>` (`<appId>.g<n>` in generation n)."),
+      new Argument("bootstrap", "boolean", "`false`",
+          "Snapshot the table into the target once (operation 0, `_snapshot` = its stamp) and start the stream at"
+              + " the stamp. Later starts find the snapshot and read nothing. Not with `startingLsn`."),
+      new Argument("onDataLoss", "`fail` or `resnapshot`", "`fail`",
+          "What a start does when CDC no longer holds the changes after the checkpoint: fail naming the lost"
+              + " range, or take a new snapshot and continue in the next checkpoint generation, recording the gap in"
+              + " facts. Needs `factsTable`, a plain-path checkpoint and `failOnDataLoss=true`."),
+      new Argument("resnapshotIntervalDays", "number", "`7`",
+          "At most one automatic re-snapshot (or failed attempt) per this many days, so a stream that keeps"
+              + " falling behind retention fails instead of re-snapshotting in a loop; keep it above the CDC"
+              + " retention. `0` re-snapshots now."),
+      new Argument("snapshotOnSwitch", "boolean", "`false`",
+          "After the batch that first reads a newer capture instance, append a full snapshot so rows that did"
+              + " not change carry the instance's new columns."),
+      new Argument("snapshot", "`full` or `chunked`", "`full`",
+          "How bootstrap and re-snapshots read the table. `chunked` (beside the running stream) is not in this"
+              + " release yet."),
+      new Argument("attach", "`StreamAttachment`", "none",
+          "Something that follows the started query, e.g. `Finalization.tracking(controlTable, \"hour\")`."));
+
   public static Builder builder(SparkSession spark) {
     return new Builder(spark);
   }
