@@ -1,0 +1,90 @@
+package io.mssqlcdc.sink;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.max;
+import static org.apache.spark.sql.functions.min;
+import static org.apache.spark.sql.functions.sum;
+import static org.apache.spark.sql.functions.when;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.mssqlcdc.connector.CdcColumns;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+
+/**
+ * What one micro-batch holds, counted from its rows (reference-behaviour §13 step 4): rows, the
+ * LSN and commit-time range, and deletes (operation 1), inserts (2) and updates (4; the before
+ * images, 3, are not counted). LSNs are canonical hex, so their text order is their numeric order.
+ *
+ * @param rows change rows
+ * @param minLsn smallest {@code _start_lsn}; null without rows
+ * @param maxLsn largest {@code _start_lsn}; null without rows
+ * @param minCommitTs earliest {@code _commit_ts} (UTC); null without rows
+ * @param maxCommitTs latest {@code _commit_ts} (UTC); null without rows
+ * @param deletes operation-1 rows
+ * @param inserts operation-2 rows
+ * @param updates operation-4 rows
+ */
+public record BatchFacts(
+    long rows, String minLsn, String maxLsn, LocalDateTime minCommitTs, LocalDateTime maxCommitTs,
+    long deletes, long inserts, long updates) {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final DateTimeFormatter MILLIS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS");
+  private static final List<String> NEEDED = List.of(CdcColumns.START_LSN, CdcColumns.COMMIT_TS, CdcColumns.OPERATION);
+
+  /** The facts of an empty batch. */
+  public static final BatchFacts EMPTY = new BatchFacts(0, null, null, null, null, 0, 0, 0);
+
+  /** Counts {@code batch} in one aggregation (it runs the batch's read unless it is cached). */
+  public static BatchFacts of(Dataset<Row> batch) {
+    List<String> have = Arrays.asList(batch.columns());
+    for (String c : NEEDED) {
+      if (!have.contains(c)) {
+        throw new IllegalArgumentException("The batch has no column " + c + ": DeltaSink writes the rows of"
+            + " format(\"mssql_cdc\") (columns " + String.join(", ", NEEDED) + " and the captured columns). Columns: "
+            + String.join(", ", have));
+      }
+    }
+    Row r = batch.agg(
+        count(lit(1)),
+        min(col(CdcColumns.START_LSN)), max(col(CdcColumns.START_LSN)),
+        min(col(CdcColumns.COMMIT_TS)), max(col(CdcColumns.COMMIT_TS)),
+        sum(when(col(CdcColumns.OPERATION).equalTo(1), 1L).otherwise(0L)),
+        sum(when(col(CdcColumns.OPERATION).equalTo(2), 1L).otherwise(0L)),
+        sum(when(col(CdcColumns.OPERATION).equalTo(4), 1L).otherwise(0L))).first();
+    long rows = r.getLong(0);
+    if (rows == 0) {
+      return EMPTY;
+    }
+    return new BatchFacts(rows, r.getString(1), r.getString(2), (LocalDateTime) r.get(3), (LocalDateTime) r.get(4),
+        r.getLong(5), r.getLong(6), r.getLong(7));
+  }
+
+  /**
+   * The bronze commit's {@code userMetadata}: compact JSON, keys in the reference's order
+   * ({@code rows, min_lsn, max_lsn, min_commit_ts, max_commit_ts, deletes, inserts, updates,
+   * batch_id, app_id}), times ISO-8601 with milliseconds.
+   */
+  public String userMetadata(long batchId, String sinkId) {
+    ObjectNode n = JSON.createObjectNode();
+    n.put("rows", rows);
+    n.put("min_lsn", minLsn);
+    n.put("max_lsn", maxLsn);
+    n.put("min_commit_ts", minCommitTs == null ? null : MILLIS.format(minCommitTs));
+    n.put("max_commit_ts", maxCommitTs == null ? null : MILLIS.format(maxCommitTs));
+    n.put("deletes", deletes);
+    n.put("inserts", inserts);
+    n.put("updates", updates);
+    n.put("batch_id", batchId);
+    n.put("app_id", sinkId);
+    return n.toString();
+  }
+}

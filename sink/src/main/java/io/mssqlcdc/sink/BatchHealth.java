@@ -1,0 +1,56 @@
+package io.mssqlcdc.sink;
+
+import io.mssqlcdc.connector.stream.BatchEvent;
+import io.mssqlcdc.connector.stream.BatchReport;
+import io.mssqlcdc.lsn.Lsn;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The source's figures for one micro-batch that fill the facts table's metric columns
+ * (reference-behaviour §14.2), taken from the stream's {@link BatchReport} on the driver (Spark
+ * accumulators carry them from the partitions: no side files). Any figure may be missing (null):
+ * its column is then NULL.
+ *
+ * @param sourceRttMs median {@code SELECT 1} round trip over partitions, ms
+ * @param readSeconds partition read time, summed (task-seconds)
+ * @param readMb megabytes read after conversion, summed
+ * @param networkWaitMs {@code ASYNC_NETWORK_IO} wait of the partitions' sessions, summed
+ * @param retentionWatermark commit time of {@code min_lsn} after reading, latest over partitions
+ * @param sourceMaxCommitTs commit time of {@code max_lsn} after reading
+ * @param captureLagSeconds partition clock minus {@code sourceMaxCommitTs}, max over partitions
+ * @param endLsn the batch's end offset
+ * @param endCommitTs commit time of {@code endLsn}
+ * @param events events of planning and reading
+ * @param warnings warnings the stream logged for the batch, de-duplicated
+ */
+public record BatchHealth(
+    Double sourceRttMs, Double readSeconds, Double readMb, Long networkWaitMs, Instant retentionWatermark,
+    Instant sourceMaxCommitTs, Double captureLagSeconds, Lsn endLsn, Instant endCommitTs, List<BatchEvent> events,
+    List<String> warnings) {
+
+  /** No figures (a batch the source did not report, e.g. from another source). */
+  public static final BatchHealth NONE = new BatchHealth(null, null, null, null, null, null, null, null, null,
+      List.of(), List.of());
+
+  public BatchHealth {
+    events = events == null ? List.of() : List.copyOf(events);
+    warnings = warnings == null ? List.of() : List.copyOf(warnings);
+  }
+
+  /** The figures of {@code report}. */
+  public static BatchHealth from(BatchReport report) {
+    return new BatchHealth(
+        null,
+        report.readMillis() / 1000.0,
+        report.bytesRead() / 1e6,
+        null,
+        null,
+        null,
+        null,
+        report.endOffset().lsn(),
+        report.endOffset().commitTs().orElse(null),
+        report.events(),
+        List.of());
+  }
+}

@@ -1,0 +1,40 @@
+package io.mssqlcdc.sink.facts;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.max;
+
+import io.mssqlcdc.sink.tables.DeltaTables;
+import io.mssqlcdc.sink.tables.TableRef;
+import java.util.OptionalLong;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/** Reads of the facts table the sink and the pipeline decide by. */
+public final class FactsReader {
+  private FactsReader() {}
+
+  /** Every facts row; empty when the table does not exist. */
+  public static Dataset<Row> rows(SparkSession spark, TableRef facts) {
+    if (!DeltaTables.exists(spark, facts)) {
+      return spark.createDataFrame(java.util.List.of(), FactsTable.schema());
+    }
+    return DeltaTables.read(spark, facts);
+  }
+
+  /** The largest micro-batch id (event NULL) written under {@code sinkId}; empty when none. */
+  public static OptionalLong lastBatch(SparkSession spark, TableRef facts, String sinkId) {
+    Row r = rows(spark, facts)
+        .where(col(FactsColumn.APP_ID.column()).equalTo(sinkId).and(col(FactsColumn.EVENT.column()).isNull()))
+        .agg(max(col(FactsColumn.BATCH_ID.column())))
+        .first();
+    return r.isNullAt(0) ? OptionalLong.empty() : OptionalLong.of(r.getLong(0));
+  }
+
+  /** Rows of events {@code events} about {@code target} (matched exactly, as the reference does). */
+  public static Dataset<Row> events(SparkSession spark, TableRef facts, String target, String... events) {
+    return rows(spark, facts)
+        .where(col(FactsColumn.TARGET.column()).equalTo(target)
+            .and(col(FactsColumn.EVENT.column()).isin((Object[]) events)));
+  }
+}

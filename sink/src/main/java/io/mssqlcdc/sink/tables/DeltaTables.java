@@ -1,0 +1,181 @@
+package io.mssqlcdc.sink.tables;
+
+import io.delta.tables.DeltaTable;
+import io.delta.tables.DeltaTableBuilder;
+import io.mssqlcdc.errors.SinkErrors;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.spark.sql.DataFrameWriter;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Delta operations the library needs, for a table given by name or by path ({@link TableRef}):
+ * the one place that knows how each is addressed. Nothing here sets a property or a feature on a
+ * table beyond what it is asked to.
+ */
+public final class DeltaTables {
+  private static final Logger LOG = LoggerFactory.getLogger(DeltaTables.class);
+
+  private DeltaTables() {}
+
+  /** Whether the table exists (a path: holds a Delta log; a name: the catalog knows it). */
+  public static boolean exists(SparkSession spark, TableRef ref) {
+    if (ref.isPath()) {
+      return DeltaTable.isDeltaTable(spark, ref.text());
+    }
+    return spark.catalog().tableExists(ref.text());
+  }
+
+  /** The table as a {@link DeltaTable}. */
+  public static DeltaTable table(SparkSession spark, TableRef ref) {
+    try {
+      return ref.isPath() ? DeltaTable.forPath(spark, ref.text()) : DeltaTable.forName(spark, ref.text());
+    } catch (RuntimeException e) {
+      if (String.valueOf(e.getMessage()).contains("not a Delta table")) {
+        throw SinkErrors.notDelta(ref.text());
+      }
+      throw e;
+    }
+  }
+
+  /** The table's current rows. */
+  public static Dataset<Row> read(SparkSession spark, TableRef ref) {
+    return ref.isPath() ? spark.read().format("delta").load(ref.text()) : spark.read().table(ref.text());
+  }
+
+  /** The table's rows at {@code version}. */
+  public static Dataset<Row> readVersion(SparkSession spark, TableRef ref, long version) {
+    if (ref.isPath()) {
+      return spark.read().format("delta").option("versionAsOf", version).load(ref.text());
+    }
+    return spark.read().option("versionAsOf", version).table(ref.text());
+  }
+
+  /** The table's newest version. */
+  public static long version(SparkSession spark, TableRef ref) {
+    return table(spark, ref).history(1).select("version").first().getLong(0);
+  }
+
+  /** The table's current schema. */
+  public static StructType schema(SparkSession spark, TableRef ref) {
+    return table(spark, ref).toDF().schema();
+  }
+
+  /** The table properties ({@code TBLPROPERTIES}). */
+  public static Map<String, String> properties(SparkSession spark, TableRef ref) {
+    Row detail = table(spark, ref).detail().select("properties").first();
+    scala.collection.Map<String, String> props = detail.getMap(0);
+    Map<String, String> out = new HashMap<>();
+    if (props != null) {
+      props.foreach(t -> out.put(t._1(), t._2()));
+    }
+    return out;
+  }
+
+  /**
+   * Creates the table with exactly {@code columns} (all nullable; each field's {@code comment}
+   * metadata becomes its column comment), {@code comment} and {@code properties}. A table that
+   * exists already is left alone; a CREATE that loses a race to another writer adopts the table
+   * the winner created (whatever failed, the table now exists).
+   *
+   * @return whether this call created it
+   */
+  public static boolean create(
+      SparkSession spark, TableRef ref, StructType columns, String comment, Map<String, String> properties) {
+    if (exists(spark, ref)) {
+      return false;
+    }
+    DeltaTableBuilder b = DeltaTable.createIfNotExists(spark);
+    b = ref.isPath() ? b.location(ref.text()) : b.tableName(ref.text());
+    for (StructField f : columns.fields()) {
+      var cb = DeltaTable.columnBuilder(spark, f.name()).dataType(f.dataType()).nullable(true);
+      Optional<String> c = comment(f);
+      if (c.isPresent()) {
+        cb = cb.comment(c.get());
+      }
+      b = b.addColumn(cb.build());
+    }
+    if (comment != null) {
+      b = b.comment(comment);
+    }
+    for (Map.Entry<String, String> p : properties.entrySet()) {
+      b = b.property(p.getKey(), p.getValue());
+    }
+    try {
+      b.execute();
+      LOG.info("Created Delta table {} ({} columns)", ref, columns.size());
+      return true;
+    } catch (RuntimeException e) {
+      if (exists(spark, ref)) {
+        LOG.info("Delta table {} was created by another writer meanwhile; using it ({})", ref, e.getMessage());
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  /** Adds nullable columns (with their comments) in one commit. */
+  public static void addColumns(SparkSession spark, TableRef ref, List<StructField> columns) {
+    if (columns.isEmpty()) {
+      return;
+    }
+    StringBuilder sql = new StringBuilder("ALTER TABLE ").append(ref.sql()).append(" ADD COLUMNS (");
+    for (int i = 0; i < columns.size(); i++) {
+      StructField f = columns.get(i);
+      if (i > 0) {
+        sql.append(", ");
+      }
+      sql.append(quote(f.name())).append(' ').append(f.dataType().sql());
+      comment(f).ifPresent(c -> sql.append(" COMMENT ").append(literal(c)));
+    }
+    spark.sql(sql.append(')').toString());
+  }
+
+  /** Sets a column's comment. */
+  public static void setColumnComment(SparkSession spark, TableRef ref, String column, String comment) {
+    spark.sql("ALTER TABLE " + ref.sql() + " ALTER COLUMN " + quote(column) + " COMMENT " + literal(comment));
+  }
+
+  /** Sets the table's comment. */
+  public static void setTableComment(SparkSession spark, TableRef ref, String comment) {
+    spark.sql("COMMENT ON TABLE " + ref.sql() + " IS " + literal(comment));
+  }
+
+  /** Sets one table property. */
+  public static void setProperty(SparkSession spark, TableRef ref, String key, String value) {
+    spark.sql("ALTER TABLE " + ref.sql() + " SET TBLPROPERTIES (" + literal(key) + " = " + literal(value) + ")");
+  }
+
+  /** An append writer for {@code rows} into the table, with Delta {@code options}. */
+  public static void append(Dataset<Row> rows, TableRef ref, Map<String, String> options) {
+    DataFrameWriter<Row> w = rows.write().format("delta").mode("append").options(options);
+    if (ref.isPath()) {
+      w.save(ref.text());
+    } else {
+      w.saveAsTable(ref.text());
+    }
+  }
+
+  /** A column's comment from its field metadata. */
+  public static Optional<String> comment(StructField f) {
+    return f.metadata().contains("comment") ? Optional.of(f.metadata().getString("comment")) : Optional.empty();
+  }
+
+  /** {@code `name`}, with backticks doubled. */
+  public static String quote(String identifier) {
+    return "`" + identifier.replace("`", "``") + "`";
+  }
+
+  /** A SQL string literal: backslashes and quotes escaped. */
+  public static String literal(String s) {
+    return "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'";
+  }
+}
