@@ -73,6 +73,8 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   private BatchPlanner.Plan lastPlan;
   /** Accumulators of the last batches planned, by end LSN (the reader factory carries them). */
   private final Map<Lsn, BatchAccumulators> accumulators = Collections.synchronizedMap(new LinkedHashMap<>());
+  /** WARNING lines logged outside planning (the server clock), for the next batch planned. */
+  private final BatchWarnings pendingWarnings = new BatchWarnings();
 
   CdcMicroBatchStream(CdcReaderOptions options, StructType schema, StructType captured, String checkpointLocation,
       Configuration hadoopConf, SparkContext sparkContext, Clock clock) {
@@ -208,7 +210,8 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
     register(start, end, plan, acc);
     InputPartition[] partitions = new InputPartition[plan.ranges().size()];
     for (int i = 0; i < partitions.length; i++) {
-      partitions[i] = new CdcInputPartition(plan.ranges().get(i), forExecutors, end.lsn());
+      LsnRange r = plan.ranges().get(i);
+      partitions[i] = new CdcInputPartition(r, forExecutors, end.lsn(), r.to().equals(end.lsn()));
     }
     return partitions;
   }
@@ -221,7 +224,14 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
    */
   private BatchPlanner.Plan plan(Lsn start, Lsn end) {
     if (lastPlan == null || !start.equals(lastPlanStart) || !end.equals(lastPlanEnd)) {
-      lastPlan = planner.plan(client(), start, end);
+      BatchPlanner.Plan p = planner.plan(client(), start, end);
+      if (!pendingWarnings.isEmpty()) {
+        BatchWarnings w = new BatchWarnings();
+        w.addAll(pendingWarnings.drain());
+        w.addAll(p.warnings());
+        p = new BatchPlanner.Plan(p.ranges(), p.events(), w.lines());
+      }
+      lastPlan = p;
       lastPlanStart = start;
       lastPlanEnd = end;
     }
@@ -235,7 +245,8 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
       return;
     }
     long batchId = batch == null ? -1 : Long.parseLong(batch);
-    BatchEvents.register(new BatchReport(queryId, batchId, start, end, plan.ranges().size(), plan.events(), acc));
+    BatchEvents.register(
+        new BatchReport(queryId, batchId, start, end, plan.ranges().size(), plan.events(), plan.warnings(), acc));
   }
 
   /**
@@ -255,10 +266,10 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
     dropClient();
     String now = client().sourceTimeZone();
     if (!now.equals(before)) {
-      LOG.warn("mssql_cdc: the server's UTC offset moved from {} to {} (a daylight-saving change?); commit times"
-          + " from now on convert with {}. SQL Server before 2022 names no time zone: set the option"
-          + " sourceTimeZone to the server's Windows zone name (sys.time_zone_info) to convert every commit"
-          + " exactly.", before, now, now);
+      pendingWarnings.warn(LOG, "mssql_cdc: the server's UTC offset moved from {} to {} (a daylight-saving"
+          + " change?); commit times from now on convert with {}. SQL Server before 2022 names no time zone: set"
+          + " the option sourceTimeZone to the server's Windows zone name (sys.time_zone_info) to convert every"
+          + " commit exactly.", before, now, now);
       executorOptions = options.forExecutors(client());
     }
   }
