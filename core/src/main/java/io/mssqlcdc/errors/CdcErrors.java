@@ -180,11 +180,32 @@ public final class CdcErrors {
   }
 
   public static CdcStateException offsetOfAnotherSource(String checkpointSource, String configuredSource) {
+    return offsetOfAnotherSource(checkpointSource, configuredSource, null, null);
+  }
+
+  /**
+   * As above, saying why it is no rename: the capture instance the checkpoint's offsets
+   * recorded ({@code checkpointInstance}, null when they record none) and the table it captures
+   * now ({@code itsTable}, null when it resolves to none).
+   */
+  public static CdcStateException offsetOfAnotherSource(
+      String checkpointSource, String configuredSource, String checkpointInstance, String itsTable) {
+    String why;
+    if (checkpointInstance == null) {
+      why = " (A renamed table resumes on its checkpoint when the offsets record their capture instance, which"
+          + " offsets of earlier releases do not.)";
+    } else if (itsTable == null) {
+      why = " (The checkpoint followed capture instance '" + printable(checkpointInstance) + "', which no longer"
+          + " exists, so a rename cannot be told from another table.)";
+    } else {
+      why = " (The checkpoint followed capture instance '" + printable(checkpointInstance) + "', which captures '"
+          + itsTable + "': it is not this table renamed.)";
+    }
     return new CdcStateException(
         CdcErrorCode.OFFSET_OF_ANOTHER_SOURCE,
         "The checkpoint's offsets belong to source '" + checkpointSource + "', but this query reads '"
             + configuredSource + "'. A checkpoint follows one table: use a new checkpointLocation for '"
-            + configuredSource + "'.");
+            + configuredSource + "'." + why);
   }
 
   public static CdcStateException offsetVersionTooNew(int found, int supported) {

@@ -4,6 +4,7 @@ import io.mssqlcdc.client.CaptureInstance;
 import io.mssqlcdc.client.CdcClient;
 import io.mssqlcdc.client.CdcClients;
 import io.mssqlcdc.connector.CdcOffset;
+import io.mssqlcdc.errors.CdcErrors;
 import io.mssqlcdc.lsn.Lsn;
 import io.mssqlcdc.options.CdcReaderOptions;
 import java.time.Clock;
@@ -73,7 +74,9 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   private BatchPlanner.Plan lastPlan;
   /** Accumulators of the last batches planned, by end LSN (the reader factory carries them). */
   private final Map<Lsn, BatchAccumulators> accumulators = Collections.synchronizedMap(new LinkedHashMap<>());
-  /** WARNING lines logged outside planning (the server clock), for the next batch planned. */
+  /** The (source, capture instance) identities of checkpoint offsets this run checked and accepted. */
+  private final java.util.Set<String> identitiesChecked = new java.util.HashSet<>();
+  /** WARNING lines logged outside planning (the server clock, a rename), for the next batch planned. */
   private final BatchWarnings pendingWarnings = new BatchWarnings();
 
   CdcMicroBatchStream(CdcReaderOptions options, StructType schema, StructType captured, String checkpointLocation,
@@ -120,9 +123,55 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
 
   @Override
   public Offset initialOffset() {
-    return initialOffsetStore.getOrCreate(
-        () -> StartingOffsets.resolve(client(), options.startingLsn(), instances(), source()))
-        .checkSource(source());
+    return checkIdentity(initialOffsetStore.getOrCreate(
+        () -> StartingOffsets.resolve(client(), options.startingLsn(), instances(), source(), options.captureInstance())));
+  }
+
+  /**
+   * The checkpoint's identity check (issue 8 defect 3): an offset of another table fails, asking
+   * for a new checkpoint; the same table renamed since ({@code sp_rename},
+   * {@code ALTER SCHEMA ... TRANSFER}), which CDC keeps capturing under the same instance,
+   * resumes with a warning. The offset's {@code capture_instance} decides: the checkpoint is
+   * this table's when that instance captures the table this query reads (a gone default name
+   * resolves to its table's current instances). Offsets without it (the reference's have no
+   * {@code source} either, and are not checked) compare {@code source} alone. New offsets name
+   * the table as it is now. Checked once per run for each (source, instance) seen: an idle
+   * trigger sends no statement for it.
+   */
+  private CdcOffset checkIdentity(CdcOffset offset) {
+    if (offset.source().isEmpty()) {
+      return offset;
+    }
+    String old = offset.source().get();
+    String key = old.toLowerCase(java.util.Locale.ROOT) + "|" + offset.captureInstance().orElse("");
+    if (identitiesChecked.contains(key)) {
+      return offset;
+    }
+    Optional<String> ci = offset.captureInstance();
+    Optional<String> captured = ci.flatMap(this::tableCapturedBy);
+    boolean ours = captured.map(t -> t.equalsIgnoreCase(source())).orElse(old.equalsIgnoreCase(source()));
+    if (!ours) {
+      throw CdcErrors.offsetOfAnotherSource(old, source(), ci.orElse(null), captured.orElse(null));
+    }
+    if (!old.equalsIgnoreCase(source())) {
+      pendingWarnings.warn(LOG, "mssql_cdc: the checkpoint's offsets name table '{}', and its capture instance '{}'"
+          + " now captures '{}' (the table was renamed or moved to another schema): resuming; offsets from now on"
+          + " name '{}'.", old, ci.orElseThrow(), source(), source());
+    }
+    identitiesChecked.add(key);
+    return offset;
+  }
+
+  /** {@code schema.table} that capture instance {@code ci} captures now; empty when it resolves to none. */
+  private Optional<String> tableCapturedBy(String ci) {
+    if (ci.equalsIgnoreCase(options.captureInstance())) {
+      return Optional.of(source());
+    }
+    try {
+      return Optional.of(client().captureInstances(ci).get(0).tableIdentity());
+    } catch (io.mssqlcdc.errors.CdcConfigException e) {
+      return Optional.empty();
+    }
   }
 
   @Override
@@ -159,7 +208,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
 
   @Override
   public Offset latestOffset(Offset startOffset, ReadLimit limit) {
-    CdcOffset start = cdcOffset(startOffset).checkSource(source());
+    CdcOffset start = checkIdentity(cdcOffset(startOffset));
     Lsn max = client().maxLsn().orElse(Lsn.ZERO);
     if (max.isAfter(start.lsn())) {
       refreshFixedOffsetClock();
@@ -172,7 +221,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
     if (end.equals(start.lsn())) {
       return start;
     }
-    CdcOffset next = CdcOffset.of(end, client().commitTime(end).orElse(null), source());
+    CdcOffset next = CdcOffset.of(end, client().commitTime(end).orElse(null), source(), options.captureInstance());
     CdcOffset.checkForward(start, next);
     return next;
   }
@@ -186,7 +235,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
       return reported; // an idle poll costs no query here
     }
     try {
-      reported = CdcOffset.of(seenMax, client().commitTime(seenMax).orElse(null), source());
+      reported = CdcOffset.of(seenMax, client().commitTime(seenMax).orElse(null), source(), options.captureInstance());
       return reported;
     } catch (RuntimeException e) {
       LOG.warn("mssql_cdc: cannot report the latest offset: {}", e.getMessage());
