@@ -226,15 +226,20 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
     return next;
   }
 
+  /**
+   * The source's latest offset for the query progress: the {@code max_lsn} the last
+   * {@code latestOffset} saw, or, before the first (a batch replayed after a restart is planned
+   * without one), {@code max_lsn} read now. Null only when the source cannot tell.
+   */
   @Override
   public Offset reportLatestOffset() {
-    if (seenMax == null) {
-      return null;
-    }
     if (reported != null && reported.lsn().equals(seenMax)) {
       return reported; // an idle poll costs no query here
     }
     try {
+      if (seenMax == null) {
+        seenMax = client().maxLsn().orElse(Lsn.ZERO);
+      }
       reported = CdcOffset.of(seenMax, client().commitTime(seenMax).orElse(null), source(), options.captureInstance());
       return reported;
     } catch (RuntimeException e) {
