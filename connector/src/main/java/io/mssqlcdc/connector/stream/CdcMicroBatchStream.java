@@ -62,6 +62,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   private final SparkContext sparkContext;
   private final BatchPlanner planner;
   private final Clock clock;
+  private final java.util.function.Function<CdcReaderOptions, CdcClient> opener;
   private CdcClient client;
   private String source;
   private CdcReaderOptions executorOptions;
@@ -81,6 +82,14 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
 
   CdcMicroBatchStream(CdcReaderOptions options, StructType schema, StructType captured, String checkpointLocation,
       Configuration hadoopConf, SparkContext sparkContext, Clock clock) {
+    this(options, schema, captured, checkpointLocation, hadoopConf, sparkContext, clock, CdcClients::open);
+  }
+
+  /** @param opener how the driver opens its client ({@link CdcClients#open}; tests observe the calls) */
+  CdcMicroBatchStream(CdcReaderOptions options, StructType schema, StructType captured, String checkpointLocation,
+      Configuration hadoopConf, SparkContext sparkContext, Clock clock,
+      java.util.function.Function<CdcReaderOptions, CdcClient> opener) {
+    this.opener = opener;
     this.options = options;
     this.schema = schema;
     this.initialOffsetStore = new InitialOffsetStore(checkpointLocation, hadoopConf);
@@ -92,7 +101,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
 
   private CdcClient client() {
     if (client == null) {
-      client = CdcClients.open(options);
+      client = opener.apply(options);
     }
     return client;
   }
@@ -347,7 +356,9 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
     try {
       Lsn max = seenMax != null ? seenMax : client().maxLsn().orElse(Lsn.ZERO);
       m.put("maxLsn", max.toString());
-      Optional<Instant> maxTs = client().commitTime(max);
+      // the offset reportLatestOffset built for this max_lsn already holds its commit time
+      Optional<Instant> maxTs = reported != null && reported.lsn().equals(max) ? reported.commitTs()
+          : client().commitTime(max);
       m.put("maxCommitTs", maxTs.map(Instant::toString).orElse(""));
       maxTs.ifPresent(t -> m.put("captureLagSeconds",
           String.format(java.util.Locale.ROOT, "%.3f", Duration.between(t, clock.instant()).toMillis() / 1000.0)));
