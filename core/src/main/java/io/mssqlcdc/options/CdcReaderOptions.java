@@ -202,11 +202,27 @@ public final class CdcReaderOptions implements Serializable {
       "Key columns, e.g. `[\"order_id\"]`, that `snapshotChunks` bounds and the `numPartitions` key ranges apply to.",
       OptionSpec.Scope.SNAPSHOT, (n, v) -> v);
 
+  public static final OptionSpec<String> READ_ID = spec(
+      "readId", "string", "none",
+      "A name for this snapshot read, unique among the driver's reads (e.g. `orders-wave-3`): after the read, "
+          + "`SnapshotReports.forRead(readId)` on the driver holds its figures per partition (rows, seconds, bytes; "
+          + "with `snapshotChunks`, per chunk with `high_lsn`, the `max_lsn` read after the chunk). Without it, "
+          + "`SnapshotReports.forStamp(lsn)` finds the latest read of a stamp.",
+      OptionSpec.Scope.SNAPSHOT, (n, v) -> {
+        String id = OptionParsers.nonBlank(n, v, "a non-blank name of at most 200 characters", null).strip();
+        if (id.length() > 200) {
+          throw CdcErrors.invalidOption(n, CdcErrors.shorten(v, 60), "a non-blank name of at most 200 characters",
+              null);
+        }
+        return id;
+      });
+
   /** Every option, in documentation order. */
   public static final List<OptionSpec<?>> ALL = List.of(
       CAPTURE_INSTANCE, CONNECTION_STRING, BACKEND, FAKE_PATH, CONNECT_TIMEOUT, LOCK_TIMEOUT_MS, SOURCE_TIME_ZONE,
       COLUMNS, ALLOW_PRECISION_LOSS, INCLUDE_COMMAND_ID, STARTING_LSN, MAX_COMMITS_PER_BATCH, NUM_PARTITIONS, FETCH_SIZE,
-      FAIL_ON_DATA_LOSS, SCHEMA_CHANGE_POLICY, ISOLATION_LEVEL, SNAPSHOT_LSN, SNAPSHOT_CHUNKS, SNAPSHOT_KEYS);
+      FAIL_ON_DATA_LOSS, SCHEMA_CHANGE_POLICY, ISOLATION_LEVEL, SNAPSHOT_LSN, SNAPSHOT_CHUNKS, SNAPSHOT_KEYS,
+      READ_ID);
 
   /** Options of the Python reference this connector replaces with a JVM mechanism. */
   private static final Map<String, String> REMOVED = Map.of(
@@ -371,6 +387,11 @@ public final class CdcReaderOptions implements Serializable {
 
   public Optional<String> snapshotKeys() {
     return find(SNAPSHOT_KEYS);
+  }
+
+  /** {@code readId}: the name a snapshot read's figures are registered under. */
+  public Optional<String> readId() {
+    return find(READ_ID);
   }
 
   /** Whether {@code sourceTimeZone} is {@code auto}: the driver's client detects the server clock. */

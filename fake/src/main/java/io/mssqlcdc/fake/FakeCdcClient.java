@@ -29,6 +29,8 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import java.util.function.Function;
 
 /**
@@ -342,6 +344,26 @@ public final class FakeCdcClient implements CdcClient {
   @Override
   public void preflight(String captureInstance) {
     minLsn(captureInstance);
+  }
+
+  /**
+   * The fake's {@code SELECT 1}: one round trip to the store (the read of its {@code CURRENT}
+   * file every call makes first), timed.
+   */
+  @Override
+  public OptionalDouble pingMillis() {
+    long t0 = System.nanoTime();
+    store.currentVersion();
+    return OptionalDouble.of((System.nanoTime() - t0) / 1e6);
+  }
+
+  /**
+   * Always 0: the fake has no network, so its sessions never wait on {@code ASYNC_NETWORK_IO}
+   * (SQL Server returns no row, read as 0, for a session that never waited).
+   */
+  @Override
+  public OptionalLong networkWaitMillis() {
+    return OptionalLong.of(0);
   }
 
   @Override

@@ -147,6 +147,27 @@ public final class FakeCdcDatabase implements AutoCloseable {
     return new TableHandle(schema + "." + table);
   }
 
+  /**
+   * {@code sp_rename} or {@code ALTER SCHEMA <newSchema> TRANSFER}: the table keeps its rows,
+   * columns and capture instances (under their names, still capturing), which report the new
+   * name from now on, as SQL Server's metadata does (it follows the object id). Like SQL Server,
+   * no DDL history is recorded for it.
+   */
+  public void renameTable(String table, String newSchema, String newName) {
+    Identifiers.name("schema", newSchema);
+    Identifiers.name("table", newName);
+    write(c -> {
+      TableState t = table(c, table);
+      Optional<TableState> clash = c.table(newSchema + "." + newName);
+      if (clash.isPresent() && clash.get() != t) {
+        throw FakeErrors.tableExists(newSchema + "." + newName);
+      }
+      t.schema = newSchema;
+      t.name = newName;
+      return null;
+    });
+  }
+
   /** A created table, to declare its unique key. */
   public final class TableHandle {
     private final String table;

@@ -60,6 +60,24 @@ public abstract class CdcClientContractTest {
     return prefix + "_" + System.nanoTime() % 100_000 + "_" + (++tableCounter);
   }
 
+  /**
+   * The diagnostics the stream's facts figures come from (source_rtt_ms, network_wait_ms): a
+   * round trip is always measured, and the network wait, where the server exposes it, is a
+   * non-negative count that never decreases within a session.
+   */
+  @Test
+  void roundTripAndNetworkWaitAreMeasurements() {
+    assertThat(client.pingMillis()).isPresent();
+    assertThat(client.pingMillis().getAsDouble()).isGreaterThanOrEqualTo(0.0);
+    java.util.OptionalLong before = client.networkWaitMillis();
+    java.util.OptionalLong after = client.networkWaitMillis();
+    if (before.isPresent()) {
+      assertThat(before.getAsLong()).isNotNegative();
+      assertThat(after).isPresent();
+      assertThat(after.getAsLong()).as("cumulative for the session").isGreaterThanOrEqualTo(before.getAsLong());
+    }
+  }
+
   /** One change row as read, with the contract table's three columns. */
   protected record Change(Lsn startLsn, Lsn seqval, int operation, int commandId, Instant commitTime, Integer id,
       String name, BigDecimal amount) {}
