@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.spark.TaskContext;
 
 /**
  * The connector tests' only {@link CdcClient} double: the file-backed fake, observed. Every call
@@ -55,7 +56,7 @@ public final class FakeProbe implements AutoCloseable {
   private volatile int holdCursorsAfter = -1;
   private volatile CountDownLatch release = new CountDownLatch(0);
   private final AtomicInteger held = new AtomicInteger();
-  private final AtomicInteger interrupted = new AtomicInteger();
+  private final AtomicInteger cancelled = new AtomicInteger();
 
   private FakeProbe(String key) {
     this.key = key;
@@ -150,7 +151,7 @@ public final class FakeProbe implements AutoCloseable {
 
   /**
    * Cursors opened from now on block in the {@code next()} after their {@code rows}-th row until
-   * {@link #release()} or until their thread is interrupted (then they fail).
+   * {@link #release()} or until their Spark task is cancelled (then they fail).
    */
   public FakeProbe holdCursorsAfter(int rows) {
     release = new CountDownLatch(1);
@@ -177,9 +178,9 @@ public final class FakeProbe implements AutoCloseable {
     release.countDown();
   }
 
-  /** Held cursors whose wait ended by an interrupt of their thread (a cancelled task). */
-  public int interruptedWhileHeld() {
-    return interrupted.get();
+  /** Held cursors whose wait ended because their Spark task was cancelled (interrupted or killed). */
+  public int cancelledWhileHeld() {
+    return cancelled.get();
   }
 
   private void maybeFail(String method) {
@@ -310,14 +311,27 @@ public final class FakeProbe implements AutoCloseable {
       }
     }
 
+    /**
+     * Blocks until released, or until the Spark task reading the cursor is cancelled: its thread
+     * interrupted, or the task marked killed (Spark kills without an interrupt unless asked, and
+     * gives no callback, so the mark is looked at every 10 ms).
+     */
     private void hold() {
       heldOne();
+      long deadline = System.nanoTime() + HANG_GUARD.toNanos();
       try {
-        if (!gate.await(HANG_GUARD.toMillis(), TimeUnit.MILLISECONDS)) {
-          throw new IllegalStateException("a held cursor was never released");
+        while (!gate.await(10, TimeUnit.MILLISECONDS)) {
+          TaskContext task = TaskContext.get();
+          if (task != null && task.isInterrupted()) {
+            cancelled.incrementAndGet();
+            throw new IllegalStateException("task killed while held");
+          }
+          if (System.nanoTime() > deadline) {
+            throw new IllegalStateException("a held cursor was never released");
+          }
         }
       } catch (InterruptedException e) {
-        interrupted.incrementAndGet();
+        cancelled.incrementAndGet();
         Thread.currentThread().interrupt();
         throw new IllegalStateException("interrupted while held (task cancelled)", e);
       }

@@ -70,6 +70,30 @@ class PartitioningStreamTest {
   }
 
   /**
+   * Without {@code numPartitions} a batch is split into Spark's default parallelism (SharedSpark
+   * sets {@code spark.default.parallelism} to 2) of commit-aligned ranges.
+   */
+  @Test
+  void withoutNumPartitionsABatchSplitsIntoSparksDefaultParallelism() throws Exception {
+    FakeCdcDatabase db = FakeCdcDatabase.create(tmp.resolve("db"));
+    db.createTable("dbo", "t", "id int").key("id");
+    db.enableCdc("dbo", "t");
+    for (int c = 0; c < 12; c++) {
+      int base = c * 10_000;
+      db.commit(tx -> {
+        for (int i = 0; i < 10_000; i++) {
+          tx.insert("t", row("id", base + i));
+        }
+      });
+    }
+    List<Shape> shapes = run(StreamRuns.options(db.path().toString(), "dbo_t"), tmp.resolve("c"));
+    assertThat(shapes).hasSize(1);
+    assertThat(shapes.get(0).report().partitionsPlanned()).isEqualTo(2);
+    assertThat(shapes.get(0).perPartition()).containsExactly(60_000L, 60_000L);
+    assertThat(shapes.get(0).distinct()).isEqualTo(120_000L);
+  }
+
+  /**
    * Spark copies the scan node while it prepares a batch's physical plan, and each copy asks the
    * stream for the batch's partitions again: the batch must be planned against the source once
    * (one NTILE over its change rows, one DDL and retention check), not once per copy.
