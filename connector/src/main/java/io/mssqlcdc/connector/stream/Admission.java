@@ -37,9 +37,13 @@ final class Admission {
   /**
    * Entries of {@code cdc.lsn_time_mapping} in {@code (after, upTo]} ({@code upTo} an entry),
    * counted by the source in one statement ({@link CdcClient#commitsBetween}); a result above
-   * {@code cap} means "more than cap".
+   * {@code cap} means "more than cap". An idle stream ({@code upTo} at or before {@code after}) has
+   * none, and asks the source nothing.
    */
   static long pendingCommits(CdcClient client, Lsn after, Lsn upTo, long cap) {
+    if (!upTo.isAfter(after)) {
+      return 0;
+    }
     return client.commitsBetween(after, upTo, (int) Math.min(Integer.MAX_VALUE, cap + 1));
   }
 }
