@@ -27,9 +27,6 @@ import org.apache.spark.sql.types.StructType;
  * {@code finalized_until}).
  */
 public final class ControlTable implements TableKind {
-  /** The one instance. */
-  public static final ControlTable KIND = new ControlTable();
-
   public static final String TABLE_NAME = "table_name";
   public static final String FINALIZED_UNTIL = "finalized_until";
   public static final String END_LSN = "end_lsn";
@@ -72,6 +69,9 @@ public final class ControlTable implements TableKind {
       field(SNAPSHOT_LSN, DataTypes.StringType, SNAPSHOT_LSN_COMMENT),
       field(OPEN_SNAPSHOT_LSN, DataTypes.StringType, OPEN_SNAPSHOT_LSN_COMMENT),
       field(SNAPSHOT_WAVE, DataTypes.IntegerType, SNAPSHOT_WAVE_COMMENT)});
+
+  /** The one instance (declared after the schema its migrations take their columns from). */
+  public static final ControlTable KIND = new ControlTable();
 
   private final List<Migration> migrations = List.of(
       Migration.adding("silver position", List.of(SCHEMA.apply(APPLIED_LSN), SCHEMA.apply(SNAPSHOT_LSN))),

@@ -81,9 +81,20 @@ public final class Finalization {
   static Optional<LocalDateTime> advance(
       SparkSession spark, TableRef control, String tableName, CdcOffset endOffset, Granularity granularity) {
     Optional<LocalDateTime> cand = Verdicts.candidate(endOffset, granularity);
-    VerdictStore.ensure(spark, control);
-    cand.ifPresent(c -> VerdictStore.moveForward(spark, control, tableName, c, endOffset));
-    return VerdictStore.read(spark, control, tableName);
+    VerdictStore.ensureOnce(spark, control);
+    try {
+      Optional<LocalDateTime> stored = VerdictStore.read(spark, control, tableName);
+      if (cand.isEmpty() || (stored.isPresent() && !cand.get().isAfter(stored.get()))) {
+        return stored; // nothing to move: no MERGE, no commit on the table every writer shares
+      }
+      if (VerdictStore.moveForward(spark, control, tableName, cand.get(), endOffset)) {
+        return cand;
+      }
+      return VerdictStore.read(spark, control, tableName); // another writer got further meanwhile
+    } catch (RuntimeException e) {
+      VerdictStore.forget(spark, control); // the next call ensures the table again
+      throw e;
+    }
   }
 
   /**

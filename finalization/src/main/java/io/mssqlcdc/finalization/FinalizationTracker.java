@@ -57,6 +57,7 @@ public final class FinalizationTracker {
   // Guarded by this.
   private LocalDateTime verdict;
   private long advances;
+  private long attempts;
   private boolean finished;
 
   FinalizationTracker(SparkSession spark, StreamingQuery query, TableRef control, String tableName,
@@ -187,6 +188,28 @@ public final class FinalizationTracker {
     return reached(atLeast);
   }
 
+  /** Waits until the worker has tried {@code n} advances in all (succeeded or failed); for tests. */
+  synchronized boolean awaitAttempts(long n, Duration timeout) {
+    long end = System.nanoTime() + timeout.toNanos();
+    while (attempts < n && !finished) {
+      long left = end - System.nanoTime();
+      if (left <= 0) {
+        return false;
+      }
+      try {
+        TimeUnit.NANOSECONDS.timedWait(this, left);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return attempts >= n;
+  }
+
+  synchronized long attempts() {
+    return attempts;
+  }
+
   private boolean reached(LocalDateTime atLeast) {
     return verdict != null && !verdict.isBefore(atLeast);
   }
@@ -241,6 +264,7 @@ public final class FinalizationTracker {
       streak.succeeded();
       synchronized (this) {
         advances++;
+        attempts++;
         verdict = stored.orElse(null);
         notifyAll();
       }
@@ -249,6 +273,10 @@ public final class FinalizationTracker {
       throw e;
     } catch (Throwable e) { // the worker must survive anything an advance throws
       Level level = streak.failed(e);
+      synchronized (this) {
+        attempts++;
+        notifyAll();
+      }
       if (level == Level.ERROR) {
         LOG.error("finalized_until of {} not advanced (batch {} of query {}); the next progress tries again", tableName,
             progress.batchId(), describe(query), e);

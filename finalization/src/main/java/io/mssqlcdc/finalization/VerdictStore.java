@@ -14,10 +14,14 @@ import io.mssqlcdc.sink.tables.TableRef;
 import io.mssqlcdc.sink.tables.TableRunner;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -43,16 +47,39 @@ final class VerdictStore {
 
   private VerdictStore() {}
 
+  /** Control tables ensured in this JVM, per session: advance ensures once, not per call. */
+  private static final Map<SparkSession, Set<TableRef>> ENSURED = Collections.synchronizedMap(new WeakHashMap<>());
+
   /** Creates the control table at the latest version, or migrates it. */
   static void ensure(SparkSession spark, TableRef control) {
     TableRunner.ensure(spark, control, ControlTable.KIND, ControlTable.schema());
+    ENSURED.computeIfAbsent(spark, s -> ConcurrentHashMap.newKeySet()).add(control);
+  }
+
+  /** {@link #ensure}, unless this session ensured the table already (and nothing failed on it since). */
+  static void ensureOnce(SparkSession spark, TableRef control) {
+    Set<TableRef> done = ENSURED.get(spark);
+    if (done == null || !done.contains(control)) {
+      ensure(spark, control);
+    }
+  }
+
+  /** Forgets that the table was ensured (an operation on it failed: it may have been dropped). */
+  static void forget(SparkSession spark, TableRef control) {
+    Set<TableRef> done = ENSURED.get(spark);
+    if (done != null) {
+      done.remove(control);
+    }
   }
 
   /**
    * Moves {@code tableName}'s verdict to {@code candidate} if that is later than the stored one
    * (or there is none), recording {@code endOffset}; retried on concurrent-commit conflicts.
+   *
+   * @return whether the MERGE changed the row (false: another writer stored a verdict at or after
+   *     {@code candidate} meanwhile)
    */
-  static void moveForward(
+  static boolean moveForward(
       SparkSession spark, TableRef control, String tableName, LocalDateTime candidate, CdcOffset endOffset) {
     LocalDateTime endTs = LocalDateTime.ofInstant(endOffset.commitTs().orElseThrow(), ZoneOffset.UTC);
     LocalDateTime now = LocalDateTime.now(ZoneOffset.UTC);
@@ -66,13 +93,14 @@ final class VerdictStore {
     Map<String, String> insert = new LinkedHashMap<>();
     insert.put(TABLE_NAME, "s." + TABLE_NAME);
     insert.putAll(set);
-    DeltaConflicts.retrying("advancing finalized_until of " + tableName + " in " + control, () -> {
-      DeltaTables.table(spark, control).as("t")
-          .merge(source.as("s"), "t." + TABLE_NAME + " = s." + TABLE_NAME)
-          .whenMatched("t." + FINALIZED_UNTIL + " IS NULL OR s.cand > t." + FINALIZED_UNTIL).updateExpr(set)
-          .whenNotMatched().insertExpr(insert)
-          .execute();
-    });
+    Row metrics = DeltaConflicts.retrying("advancing finalized_until of " + tableName + " in " + control,
+        () -> DeltaTables.table(spark, control).as("t")
+            .merge(source.as("s"), "t." + TABLE_NAME + " = s." + TABLE_NAME)
+            .whenMatched("t." + FINALIZED_UNTIL + " IS NULL OR s.cand > t." + FINALIZED_UNTIL).updateExpr(set)
+            .whenNotMatched().insertExpr(insert)
+            .execute()
+            .first());
+    return metrics.<Long>getAs("num_affected_rows") > 0;
   }
 
   /**
