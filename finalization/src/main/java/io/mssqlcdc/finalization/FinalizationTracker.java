@@ -30,8 +30,9 @@ import org.slf4j.event.Level;
  * it wrote, so the control table gets one commit per period, not one per batch.
  *
  * <p>A failed advance is counted ({@link #failures()}, {@link #lastError()}) and logged: the first
- * of a streak at ERROR with its stack trace, then a WARNING at most every 10 minutes; the next
- * progress tries again (an idle query reports progress about every 10 s). When the run terminates
+ * of a streak at ERROR with its stack trace, then a WARNING at most every 10 minutes. The next
+ * progress tries again, or, when no batch runs, the query's next idle report (Spark posts one about
+ * every 10 s, {@code spark.sql.streaming.noDataProgressEventInterval}). When the run terminates
  * the worker applies what is left (the query's last progress), removes the listener and stops.
  * Should the termination event be missed (the listener bus drops events when its queue overflows),
  * the worker notices the inactive query within {@value #POLL_SECONDS} s and does the same.
@@ -301,6 +302,15 @@ public final class FinalizationTracker {
     public void onQueryProgress(QueryProgressEvent event) {
       if (runId.equals(event.progress().runId())) {
         slot.offer(event.progress());
+      }
+    }
+
+    @Override
+    public void onQueryIdle(QueryIdleEvent event) {
+      // No batch ran, so no progress came; retry a failed advance now rather than at the next batch
+      // (on a quiet database without the heartbeat, ~5 minutes away).
+      if (runId.equals(event.runId()) && streak.failures() > 0) {
+        slot.offer(query.lastProgress());
       }
     }
 
