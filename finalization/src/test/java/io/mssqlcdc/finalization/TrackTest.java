@@ -169,19 +169,43 @@ class TrackTest {
   }
 
   @Test
-  void onlyTheTrackedRunsProgressMovesItsVerdict() throws Exception {
+  void twoTrackersShareOneControlTableAndAnUntrackedQueryLeavesNoVerdict() throws Exception {
+    // Three sources (max_lsn is database-wide, so one database each), two tracked into one control
+    // table at the same time, one batch per commit: concurrent MERGEs from two workers.
     FakeCdcDatabase other = database("db-other", "UTC");
-    insertAt(db, 1, "2026-03-01T10:05:10");
-    insertAt(other, 1, "2026-03-01T12:30:00");
+    FakeCdcDatabase untrackedDb = database("db-untracked", "UTC");
+    for (int i = 0; i < 4; i++) {
+      insertAt(db, i, String.format("2026-03-01T10:%02d:10", i));
+      insertAt(other, i, String.format("2026-03-01T11:%02d:40", 10 * i));
+    }
+    insertAt(untrackedDb, 1, "2026-03-01T12:30:00");
     String otherBronze = tmp.resolve("bronze-other").toString();
-    StreamingQuery q = start(db, bronze, "ckpt", Trigger.AvailableNow());
-    StreamingQuery untracked = start(other, otherBronze, "ckpt-other", Trigger.AvailableNow());
-    FinalizationTracker t = Finalization.track(spark, q, control, bronze, "hour");
-    q.awaitTermination();
-    untracked.awaitTermination();
-    assertThat(t.join(WAIT)).isTrue();
-    assertThat(Finalization.finalizedUntil(spark, control, bronze)).contains(LocalDateTime.of(2026, 3, 1, 10, 0));
-    assertThat(DeltaTables.read(spark, TableRef.of(control)).count()).isEqualTo(1);
+    String untrackedBronze = tmp.resolve("bronze-untracked").toString();
+    StreamingQuery q1 = start(db, bronze, "ckpt", Trigger.AvailableNow(), "maxCommitsPerBatch", "1");
+    StreamingQuery q2 = start(other, otherBronze, "ckpt-other", Trigger.AvailableNow(), "maxCommitsPerBatch", "1");
+    StreamingQuery q3 = start(untrackedDb, untrackedBronze, "ckpt-untracked", Trigger.AvailableNow());
+    FinalizationTracker t1 = Finalization.track(spark, q1, control, bronze, "minute");
+    FinalizationTracker t2 = Finalization.track(spark, q2, control, otherBronze, "minute");
+    q1.awaitTermination();
+    q2.awaitTermination();
+    q3.awaitTermination();
+    assertThat(t1.join(WAIT)).isTrue();
+    assertThat(t2.join(WAIT)).isTrue();
+
+    assertThat(Finalization.finalizedUntil(spark, control, bronze)).contains(LocalDateTime.of(2026, 3, 1, 10, 3));
+    assertThat(Finalization.finalizedUntil(spark, control, otherBronze)).contains(LocalDateTime.of(2026, 3, 1, 11, 30));
+    assertThat(DeltaTables.read(spark, TableRef.of(control)).count()).isEqualTo(2);
+    assertThat(t1.failures() + t2.failures()).isZero();
+    // At every version of the control table, neither verdict is older than at the one before.
+    TableRef ref = TableRef.of(control);
+    java.util.Map<String, LocalDateTime> seen = new java.util.HashMap<>();
+    for (long v = 0; v <= DeltaTables.version(spark, ref); v++) {
+      for (Row r : DeltaTables.readVersion(spark, ref, v).collectAsList()) {
+        LocalDateTime fu = r.getAs("finalized_until");
+        LocalDateTime before = seen.put(r.getAs("table_name"), fu);
+        assertThat(before == null || !fu.isBefore(before)).as("%s at version %d", r.getAs("table_name"), v).isTrue();
+      }
+    }
   }
 
   @Test
