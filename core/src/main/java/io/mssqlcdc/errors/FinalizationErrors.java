@@ -36,9 +36,10 @@ public final class FinalizationErrors {
   public static CdcConfigException notACdcOffset(
       int sourceIndex, String description, String json, String reason, Throwable cause) {
     return new CdcConfigException(CdcErrorCode.NOT_A_CDC_OFFSET,
-        "Source " + sourceIndex + " of the query progress (" + CdcErrors.printable(description) + ") has the end offset "
-            + CdcErrors.printable(json) + ", which is not an mssql_cdc offset: " + reason + ". Finalization follows a"
-            + " format(\"mssql_cdc\") stream: pass the sourceIndex of that source in the query (0 for the first).", cause);
+        "Source " + sourceIndex + " of the query progress (" + CdcErrors.printable(description)
+            + ") has the end offset " + CdcErrors.printable(json) + ", which is not an mssql_cdc offset: " + reason
+            + ". Finalization follows a format(\"mssql_cdc\") stream: pass the sourceIndex of that source in the"
+            + " query (0 for the first).", cause);
   }
 
   /** A query progress given as text that is not a progress's JSON. */
@@ -46,7 +47,7 @@ public final class FinalizationErrors {
     String shown = json.length() > 200 ? json.substring(0, 200) + "..." : json;
     return new CdcConfigException(CdcErrorCode.INVALID_PROGRESS,
         "Cannot read the query progress '" + CdcErrors.printable(shown) + "': " + reason + ". Pass a"
-            + " StreamingQueryProgress, or its JSON (progress.json(); in PySpark json.dumps(query.lastProgress)).");
+            + " StreamingQueryProgress, or its JSON (progress.json(); in PySpark query.lastProgress.json).");
   }
 
   /** A required argument of a finalization call is missing or invalid. */

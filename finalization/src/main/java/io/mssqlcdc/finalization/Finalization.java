@@ -165,7 +165,10 @@ public final class Finalization {
     return offset(sourceIndex, s.description(), s.endOffset());
   }
 
-  /** The end offset of the first source in a progress's JSON ({@code progress.json()}; PySpark: {@code json.dumps(query.lastProgress)}). */
+  /**
+   * The end offset of the first source in a progress's JSON ({@code progress.json()}; in PySpark
+   * {@code query.lastProgress.json}, or pass the JVM object {@code query._jsq.lastProgress()}).
+   */
   public static Optional<CdcOffset> endOffsetFromProgress(String progressJson) {
     return endOffsetFromProgress(progressJson, 0);
   }

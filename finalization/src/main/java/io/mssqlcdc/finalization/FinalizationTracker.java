@@ -75,7 +75,8 @@ public final class FinalizationTracker {
 
   /** Registers the listener, hands over the query's last progress, and starts the worker. */
   FinalizationTracker start() {
-    spark.streams().addListener(listener);
+    // The query's own session: its manager's bus is the one that carries the query's events.
+    query.sparkSession().streams().addListener(listener);
     // Progress posted before the listener was added is missed: the last one implies it.
     slot.offer(query.lastProgress());
     if (!query.isActive()) {
@@ -217,7 +218,8 @@ public final class FinalizationTracker {
 
   @Override
   public String toString() {
-    return "FinalizationTracker[" + tableName + " in " + control + ", run " + runId + (isStopped() ? ", stopped]" : "]");
+    return "FinalizationTracker[" + tableName + " in " + control + ", run " + runId
+        + (isStopped() ? ", stopped]" : "]");
   }
 
   // ---- the worker -------------------------------------------------------------------------
@@ -240,7 +242,7 @@ public final class FinalizationTracker {
       }
     } finally {
       try {
-        spark.streams().removeListener(listener);
+        query.sparkSession().streams().removeListener(listener);
       } catch (RuntimeException e) {
         LOG.warn("could not remove the finalization listener of {}: {}", tableName, e.toString());
       }
