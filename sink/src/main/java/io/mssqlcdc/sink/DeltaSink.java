@@ -241,8 +241,11 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
       return this;
     }
 
-    /** The checkpoint generation (the pipeline's re-snapshots); the sink id is then {@code <app_id>.g<n>}. */
-    Builder generation(int generation) {
+    /**
+     * The checkpoint generation (the pipeline's re-snapshots, docs/PIPELINE.md); the sink id is
+     * then {@code <app_id>.g<n>} for n &gt; 0. Default 0. {@code CdcStream} sets it.
+     */
+    public Builder generation(int generation) {
       if (generation < 0) {
         throw CdcErrors.invalidOption("generation", Integer.toString(generation), "0 or more", null);
       }
@@ -250,8 +253,8 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
       return this;
     }
 
-    /** Runs {@code hook} after each batch's commits. */
-    Builder afterBatch(AfterBatch hook) {
+    /** Runs {@code hook} after each batch's bronze and facts commits (before Spark commits the batch). */
+    public Builder afterBatch(AfterBatch hook) {
       afterBatch.add(hook);
       return this;
     }

@@ -24,7 +24,19 @@ import java.util.Optional;
  * @param lsn the stamp
  * @param commitTs UTC commit time of {@code lsn}; {@code null} when it is no commit's
  */
-record SnapshotStamp(Lsn lsn, Instant commitTs) implements Serializable {
+public record SnapshotStamp(Lsn lsn, Instant commitTs) implements Serializable {
+
+  /**
+   * Takes the stamp for a snapshot of the table {@code captureInstance} tracks, as the snapshot
+   * reader does (the configured instance, or the table's newest when it is gone). Call it before
+   * the table is read; pass the result as the reader's {@code snapshotLsn}.
+   */
+  public static SnapshotStamp takeFor(CdcClient client, String captureInstance) {
+    java.util.List<CaptureInstance> instances = client.captureInstances(captureInstance);
+    CaptureInstance instance = instances.stream().filter(ci -> ci.isNamed(captureInstance)).findFirst()
+        .orElse(instances.get(instances.size() - 1));
+    return take(client, instance, Optional.empty());
+  }
 
   /** Takes the stamp. Call it before reading the table. */
   static SnapshotStamp take(CdcClient client, CaptureInstance instance, Optional<Lsn> snapshotLsn) {

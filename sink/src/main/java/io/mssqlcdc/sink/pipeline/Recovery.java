@@ -1,0 +1,145 @@
+package io.mssqlcdc.sink.pipeline;
+
+import io.mssqlcdc.client.CdcClient;
+import io.mssqlcdc.connector.CdcOffset;
+import io.mssqlcdc.errors.SinkErrors;
+import io.mssqlcdc.lsn.Lsn;
+import io.mssqlcdc.options.StartingPosition;
+import io.mssqlcdc.sink.AppIds;
+import io.mssqlcdc.sink.facts.FactsReader;
+import io.mssqlcdc.sink.facts.FactsWriter;
+import io.mssqlcdc.sink.pipeline.GenerationState.StartOffset;
+import io.mssqlcdc.sink.tables.DeltaTables;
+import io.mssqlcdc.sink.tables.TableRef;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.spark.sql.SparkSession;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code onDataLoss=resnapshot} pre-flight (reference-behaviour §10.2, with the corrections of
+ * §33): before the query starts, find whether CDC still holds the changes after the checkpoint's
+ * last committed offset; when it does not, take a full snapshot into bronze and open the next
+ * checkpoint generation, whose stream starts at the snapshot's stamp under the sink id
+ * {@code <app_id>.g<n+1>}. The gap is recorded in facts ({@code resnapshot} row with
+ * {@code lost_from_ts}/{@code lost_to_ts}). At most one automatic re-snapshot (or failed attempt)
+ * per {@code resnapshotIntervalDays}. The state file is the commit point: a crash before it is
+ * written leaves the recovery open ({@code recovering}), and the next start resumes it, reusing a
+ * snapshot already in bronze.
+ */
+final class Recovery {
+  private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
+
+  private final SparkSession spark;
+  private final CheckpointDir checkpoint;
+  private final AppIds ids;
+  private final TableRef target;
+  private final TableRef facts;
+  private final Map<String, String> readerOptions;
+  private final String captureInstance;
+  private final CdcClient client;
+
+  Recovery(SparkSession spark, CheckpointDir checkpoint, AppIds ids, TableRef target, TableRef facts,
+      Map<String, String> readerOptions, String captureInstance, CdcClient client) {
+    this.spark = spark;
+    this.checkpoint = checkpoint;
+    this.ids = ids;
+    this.target = target;
+    this.facts = facts;
+    this.readerOptions = readerOptions;
+    this.captureInstance = captureInstance;
+    this.client = client;
+  }
+
+  /** Runs the pre-flight; returns the state the stream starts in (a new generation after a recovery). */
+  GenerationState run(GenerationState state, boolean bootstrap, StartingPosition startingLsn, double intervalDays) {
+    int n = state.generation();
+    Optional<StartOffset> start = start(state, bootstrap, startingLsn);
+    if (start.isEmpty()) {
+      return state;
+    }
+    Lsn from = start.get().lsn();
+    Optional<Lsn> max = client.maxLsn();
+    if (max.isEmpty() || !max.get().isAfter(from)) {
+      return state;
+    }
+    Optional<RetentionCheck.Loss> loss = RetentionCheck.after(client, captureInstance, from);
+    if (loss.isEmpty()) {
+      return state;
+    }
+    String lost = loss.get().describe(from);
+    Instant now = Instant.now();
+    Optional<TakenSnapshot> reuse = Snapshots.last(spark, target, Snapshots.instancesLower(client, captureInstance),
+            false)
+        .filter(s -> s.lsn().isAfter(from));
+    if (reuse.isEmpty()) {
+      Optional<Instant> last = state.lastAttempt();
+      if (last.isPresent() && Duration.between(last.get(), now).toMillis() < intervalDays * 86_400_000.0) {
+        throw SinkErrors.resnapshotTooSoon(lost, last.get().toString(), intervalDays);
+      }
+    }
+    LOG.warn("{}. Re-snapshotting {} into generation {} ({}).", lost, target, n + 1, ids.sinkId(n + 1));
+    checkpoint.writeState(state.recovering(start.get()));
+
+    Instant lostFrom = start.get().commitInstant().orElse(null);
+    Instant lostTo = client.commitTime(loss.get().low()).or(() -> client.commitTimeAtOrBefore(loss.get().low()))
+        .orElse(null);
+    String sinkId = ids.sinkId(n + 1);
+    TakenSnapshot snapshot;
+    if (reuse.isPresent()) {
+      snapshot = reuse.get();
+      LOG.info("Reusing the snapshot at {} in {} for generation {}", snapshot.lsn(), target, n + 1);
+    } else {
+      FactsWriter.ensure(spark, facts);
+      TakenSnapshot stamp = Snapshots.stampOnly(client, captureInstance);
+      FactsWriter.write(spark, facts, List.of(SnapshotEvents.event(sinkId, SnapshotEvents.OPEN, stamp, lostFrom, lostTo,
+          SnapshotEvents.openDetail(ModeLock.FULL, SnapshotEvents.RESNAPSHOT, n + 1, lostFrom, lostTo), target.text())),
+          null, 0);
+      snapshot = Snapshots.take(spark, readerOptions, target, captureInstance, client);
+    }
+    if (RetentionCheck.after(client, captureInstance, snapshot.lsn()).isPresent()) {
+      checkpoint.writeState(state.failed(start.get(), now));
+      throw SinkErrors.resnapshotOutrunByCleanup(lost, snapshot.lsn().hex());
+    }
+    FactsWriter.ensure(spark, facts);
+    FactsWriter.write(spark, facts, List.of(SnapshotEvents.event(sinkId, SnapshotEvents.RESNAPSHOT, snapshot, lostFrom,
+        lostTo, null, target.text())), ids.eventsKey(), n + 1);
+    GenerationState next = GenerationState.opened(n + 1, snapshot.lsn(), snapshot.commitTsText(), Instant.now());
+    checkpoint.writeState(next);
+    LOG.info("{}: generation {} opened at {}; the stream resumes there as {}", target, n + 1, snapshot.lsn(), sinkId);
+    return next;
+  }
+
+  /** Where the changes must be held from: an open recovery's offset, else the checkpoint's last commit. */
+  private Optional<StartOffset> start(GenerationState state, boolean bootstrap, StartingPosition startingLsn) {
+    if (state.recovering() != null) {
+      return Optional.of(state.recovering());
+    }
+    int n = state.generation();
+    Optional<String> committed = checkpoint.lastCommittedOffset(n);
+    if (committed.isPresent()) {
+      CdcOffset o = CdcOffset.fromJson(committed.get());
+      return Optional.of(new StartOffset(o.lsn(), o.commitTsText()));
+    }
+    String sinkId = ids.sinkId(n);
+    if (!checkpoint.hasSparkMetadata(n) && DeltaTables.exists(spark, facts)
+        && FactsReader.lastBatch(spark, facts, sinkId).isPresent()) {
+      throw SinkErrors.checkpointNotVisible(facts.text(), sinkId, checkpoint.generation(n));
+    }
+    if (n > 0) {
+      return Optional.of(new StartOffset(state.snapshotLsn(), state.commitTs()));
+    }
+    if (bootstrap) {
+      return Snapshots.last(spark, target, Snapshots.instancesLower(client, captureInstance), false)
+          .map(s -> new StartOffset(s.lsn(), s.commitTsText()));
+    }
+    if (startingLsn.kind() == StartingPosition.Kind.LSN) {
+      return Optional.of(new StartOffset(startingLsn.lsn(), ""));
+    }
+    return Optional.empty();
+  }
+}

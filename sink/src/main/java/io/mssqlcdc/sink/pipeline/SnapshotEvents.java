@@ -1,0 +1,56 @@
+package io.mssqlcdc.sink.pipeline;
+
+import static io.mssqlcdc.sink.facts.FactsColumn.*;
+
+import io.mssqlcdc.sink.facts.FactsRow;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * The facts rows of snapshot events (reference-behaviour §13 {@code write_event}, §14.3):
+ * {@code snapshot_open}, {@code bootstrap} and {@code resnapshot}. LSNs in min/max/end,
+ * the snapshot's commit time in min/max/end commit ts, counts 0,
+ * {@code retention_watermark_ts} = {@code lost_to_ts} and the headroom from it.
+ */
+final class SnapshotEvents {
+  static final String OPEN = "snapshot_open";
+  static final String BOOTSTRAP = "bootstrap";
+  static final String RESNAPSHOT = "resnapshot";
+
+  private SnapshotEvents() {}
+
+  /** A snapshot event row. */
+  static FactsRow event(String appId, String event, TakenSnapshot s, Instant lostFrom, Instant lostTo, String detail,
+      String target) {
+    String lsn = s.lsn().hex();
+    FactsRow r = new FactsRow()
+        .set(APP_ID, appId).set(ROWS, s.rows())
+        .set(MIN_LSN, lsn).set(MAX_LSN, lsn).set(END_LSN, lsn)
+        .set(MIN_COMMIT_TS, s.commitTs()).set(MAX_COMMIT_TS, s.commitTs()).set(END_COMMIT_TS, s.commitTs())
+        .set(DELETES, 0L).set(INSERTS, 0L).set(UPDATES, 0L)
+        .set(STARTED_AT, s.startedAt()).set(DURATION_MS, s.durationMs())
+        .set(RETENTION_WATERMARK_TS, lostTo)
+        .set(EVENT, event).set(LOST_FROM_TS, lostFrom).set(LOST_TO_TS, lostTo)
+        .set(DETAIL, detail).set(TARGET, target);
+    if (s.commitTs() != null && lostTo != null) {
+      double hours = Duration.between(lostTo, s.commitTs()).toMillis() / 3_600_000.0;
+      r.set(RETENTION_HEADROOM_HOURS,
+          java.math.BigDecimal.valueOf(hours).setScale(2, java.math.RoundingMode.HALF_EVEN).doubleValue());
+    }
+    return r;
+  }
+
+  /**
+   * The detail of a {@code snapshot_open} row, as the reference writes it (default separators,
+   * this key order): {@code {"mode": "full", "kind": "bootstrap", "generation": 0,
+   * "lost_from_ts": null, "lost_to_ts": null}}.
+   */
+  static String openDetail(String mode, String kind, int generation, Instant lostFrom, Instant lostTo) {
+    return "{\"mode\": \"" + mode + "\", \"kind\": \"" + kind + "\", \"generation\": " + generation
+        + ", \"lost_from_ts\": " + time(lostFrom) + ", \"lost_to_ts\": " + time(lostTo) + "}";
+  }
+
+  private static String time(Instant t) {
+    return t == null ? "null" : "\"" + Times.millis(t) + "\"";
+  }
+}
