@@ -133,10 +133,23 @@ public final class CdcSql {
    * Parameters: from, to, those of {@code utc}, the time ({@code yyyy-MM-ddTHH:mm:ss.SSS}, UTC).
    */
   public static SqlText lastEntryAtOrBefore(SqlText utc, String fromHex, String toHex, String utcTime) {
+    return entryAtOrBefore(utc, fromHex, toHex, utcTime, " DESC");
+  }
+
+  /**
+   * Q9b. Like {@link #lastEntryAtOrBefore}, the first such entry in LSN order (a forward scan
+   * from {@code from}): where a named zone's fall-back correction starts when no entry is 3
+   * hours older than the time.
+   */
+  public static SqlText firstEntryAtOrBefore(SqlText utc, String fromHex, String toHex, String utcTime) {
+    return entryAtOrBefore(utc, fromHex, toHex, utcTime, "");
+  }
+
+  private static SqlText entryAtOrBefore(SqlText utc, String fromHex, String toHex, String utcTime, String direction) {
     return SqlText.of("SELECT TOP (1) CONVERT(varchar(22), m.start_lsn, 1) FROM cdc.lsn_time_mapping m"
         + " WHERE m.start_lsn BETWEEN CONVERT(binary(10), ?, 1) AND CONVERT(binary(10), ?, 1) AND ", fromHex, toHex)
         .then("", utc)
-        .then("", SqlText.of(" <= CONVERT(datetime2(3), ?, 126) ORDER BY m.start_lsn DESC", utcTime));
+        .then("", SqlText.of(" <= CONVERT(datetime2(3), ?, 126) ORDER BY m.start_lsn" + direction, utcTime));
   }
 
   // ---- UTC conversion helpers (reference §9) ---------------------------------------------

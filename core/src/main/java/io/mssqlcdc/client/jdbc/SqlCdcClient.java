@@ -156,8 +156,10 @@ public final class SqlCdcClient implements CdcClient {
    * reads the second pass of a fall-back hour up to the zone's shift early, never late, so the
    * last entry it puts at or before {@code utc} is at or after the answer; the answer then lies
    * between it and the last entry the plain conversion puts {@value UtcConversion#WINDOW_HOURS}
-   * hours earlier (whose corrected time is at most that shift later), and the fall-back corrected
-   * conversion of that short range decides.
+   * hours earlier (whose corrected time is at most that shift later), or when there is none the
+   * first entry it puts at or before {@code utc} (every answer is one of those), and the
+   * fall-back corrected conversion of that short range decides. Starting the range at an entry
+   * near the time, not at {@code 0x00..}, also keeps Q14's search for drops near it.
    */
   @Override
   public Optional<Lsn> lsnAtOrBefore(Instant utc) {
@@ -175,7 +177,8 @@ public final class SqlCdcClient implements CdcClient {
     Lsn hi = last.get();
     Lsn lo = UtcConversion.text(utc.minus(java.time.Duration.ofHours(UtcConversion.WINDOW_HOURS)))
         .flatMap(earlier -> lsn(scalar(what, CdcSql.lastEntryAtOrBefore(plain, Lsn.ZERO.hex(), hi.hex(), earlier))))
-        .orElse(Lsn.ZERO);
+        .orElseGet(() -> lsn(scalar(what, CdcSql.firstEntryAtOrBefore(plain, Lsn.ZERO.hex(), hi.hex(), at.get())))
+            .orElse(hi));
     return lsn(scalar(what, CdcSql.lastEntryAtOrBefore(utcExpression(lo, hi), lo.hex(), hi.hex(), at.get())));
   }
 

@@ -223,6 +223,8 @@ class CdcSqlTest {
             + " WHERE m.start_lsn BETWEEN CONVERT(binary(10), ?, 1) AND CONVERT(binary(10), ?, 1)"
             + " AND CAST(m.tran_end_time AS datetime2(3)) <= CONVERT(datetime2(3), ?, 126) ORDER BY m.start_lsn DESC");
     assertThat(q.params()).containsExactly(L1, L2, "2019-06-03T10:00:05.500");
+    assertThat(CdcSql.firstEntryAtOrBefore(plain, L1, L2, "2019-06-03T10:00:05.500").sql())
+        .isEqualTo(q.sql().replace(" DESC", ""));
     // the fall-back corrected form's drops come between the range and the time
     SqlText corrected = UtcConversion.corrected(ServerClock.parse("E. South America Standard Time"), "m.tran_end_time",
         "m.start_lsn", List.of(new UtcConversion.Drop(io.mssqlcdc.lsn.Lsn.parse(L2), "2019-02-16T23:05:00")));

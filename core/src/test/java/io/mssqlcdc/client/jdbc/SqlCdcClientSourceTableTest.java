@@ -93,6 +93,27 @@ class SqlCdcClientSourceTableTest {
   }
 
   @Test
+  void withoutAnEntryThreeHoursOlderTheCorrectedRangeStartsAtTheFirstEntryAtOrBeforeTheTime() {
+    // not at 0x00..: Q14 would then look for drops from the mapping's first entry on
+    AtomicInteger call = new AtomicInteger();
+    jdbc.on(LAST_ENTRY, e -> Result.scalar(switch (call.incrementAndGet()) {
+      case 1 -> L3;   // plain, last at or before the time
+      case 2 -> null; // plain, last at or before 3 hours earlier: none
+      case 3 -> L1;   // plain, first at or before the time
+      default -> L2;  // corrected, last at or before the time in [L1, L3]
+    }));
+    jdbc.on("SELECT CASE WHEN DATEDIFF(day", Result.scalar(-180)); // Q13: one offset for the range
+    try (SqlCdcClient c = client("E. South America Standard Time")) {
+      assertThat(c.lsnAtOrBefore(Instant.parse("2019-02-17T01:50:00Z"))).contains(Lsn.parse(L2));
+    }
+    List<ScriptedJdbc.Executed> asked = jdbc.executed.stream().filter(e -> e.sql().startsWith(LAST_ENTRY)).toList();
+    assertThat(asked).extracting(e -> e.sql().endsWith("ORDER BY m.start_lsn DESC")).containsExactly(true, true, false, true);
+    assertThat(asked.get(2).params()).containsExactly(Lsn.ZERO.hex(), L3, "2019-02-17T01:50:00.000");
+    assertThat(asked.get(3).sql()).contains(" AND CAST(DATEADD(minute, 180, m.tran_end_time) AS datetime2(3)) <= ");
+    assertThat(asked.get(3).params()).containsExactly(L1, L3, "2019-02-17T01:50:00.000");
+  }
+
+  @Test
   void rowEstimateReadsSpSpaceusedsPaddedText() {
     AtomicInteger call = new AtomicInteger();
     jdbc.on(CdcSql.ROW_ESTIMATE, e -> switch (call.incrementAndGet()) {
