@@ -452,7 +452,7 @@ public final class SqlCdcClient implements CdcClient {
   @Override
   public Optional<List<Object>> keyMinMax(TableRef table, String key, KeyRange range) {
     List<KeyPredicates.Key> keys = KeyTypes.keys(table, List.of(key), columnInfo(table), !range.isAll());
-    SqlText q = CdcSql.keyMinMax(table, key, KeyPredicates.pieces(keys, range));
+    SqlText q = CdcSql.keyMinMax(table, keys.get(0).name(), KeyPredicates.pieces(keys, range));
     return call("MIN/MAX of " + table + "." + key, () -> {
       applySession(isolation, lockTimeoutMs);
       try (PreparedStatement ps = prepare(q); ResultSet rs = ps.executeQuery()) {
