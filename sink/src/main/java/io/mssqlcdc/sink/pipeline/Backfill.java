@@ -193,50 +193,90 @@ public final class Backfill {
       int next = done.isEmpty() ? 0 : done.lastKey() + 1;
       int wave = done.values().stream().mapToInt(DoneChunk::wave).max().orElse(-1) + 1;
       int k = Math.max(1, reader.numPartitions().orElse(spark.sparkContext().defaultParallelism()));
-      double target = targetWaveSeconds == null ? 300 : targetWaveSeconds;
+      double waveSeconds = targetWaveSeconds == null ? 300 : targetWaveSeconds;
       Double pace = null; // seconds per round of k chunks, from the last wave
       int waves = 0;
-      while (next < plan.size()) {
-        double elapsed = (System.nanoTime() - started) / 1e9;
-        if (maxWaves != null && waves >= maxWaves) {
-          return status(open, next, plan.size(), "running", "stopped after maxWaves=" + maxWaves + " wave(s)");
-        }
-        if (maxSeconds != null && elapsed >= maxSeconds) {
-          return status(open, next, plan.size(), "running", "stopped after maxSeconds=" + maxSeconds);
-        }
-        Optional<BackfillStatus> throttled = throttle(open, next, plan.size());
-        if (throttled.isPresent()) {
-          return throttled.get();
-        }
-        Lsn l = SnapshotStamp.takeFor(client, ci).lsn();
-        if (l.isBefore(open.s())) {
-          throw new IllegalStateException("sys.fn_cdc_get_max_lsn() is " + l + ", below the snapshot's " + open.s()
-              + ": is this the database the snapshot was opened on (not a readable secondary)?");
-        }
-        int rounds = 1;
-        if (pace != null && pace > 0 && target > 0) {
-          double budget = target;
-          if (maxSeconds != null) {
-            budget = Math.min(budget, maxSeconds - elapsed);
+      // Read-ahead (ADR 0028 amendment 3): wave w+1 is stamped and read while a background thread
+      // appends wave w and writes its facts; at most one read while one commits, commits in order.
+      java.util.concurrent.ExecutorService committer = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "mssql-cdc-backfill-commit-" + target.text());
+        t.setDaemon(true);
+        return t;
+      });
+      java.util.concurrent.Future<List<ChunkResult>> pending = null;
+      try {
+        while (true) {
+          if (next >= plan.size()) {
+            if (pending == null) {
+              break;
+            }
+            next = afterCommitted(settle(pending), next);
+            pending = null;
+            continue;
           }
-          rounds = (int) Math.max(1, Math.min(budget / pace, plan.size()));
+          double elapsed = (System.nanoTime() - started) / 1e9;
+          String stop = maxWaves != null && waves >= maxWaves ? "stopped after maxWaves=" + maxWaves + " wave(s)"
+              : maxSeconds != null && elapsed >= maxSeconds ? "stopped after maxSeconds=" + maxSeconds : null;
+          Optional<BackfillStatus> throttled = stop == null ? throttle(open, next, plan.size()) : Optional.empty();
+          if (stop != null || throttled.isPresent()) {
+            if (pending != null) {
+              next = afterCommitted(settle(pending), next);
+              pending = null;
+            }
+            return stop != null ? status(open, next, plan.size(), "running", stop)
+                : throttled.get().withDone(next);
+          }
+          Lsn l = SnapshotStamp.takeFor(client, ci).lsn();
+          if (l.isBefore(open.s())) {
+            throw new IllegalStateException("sys.fn_cdc_get_max_lsn() is " + l + ", below the snapshot's " + open.s()
+                + ": is this the database the snapshot was opened on (not a readable secondary)?");
+          }
+          int rounds = 1;
+          if (pace != null && pace > 0 && waveSeconds > 0) {
+            double budget = waveSeconds;
+            if (maxSeconds != null) {
+              budget = Math.min(budget, maxSeconds - elapsed);
+            }
+            rounds = (int) Math.max(1, Math.min(budget / pace, plan.size()));
+          }
+          List<PlannedChunk> take = new ArrayList<>(plan.subList(next, Math.min(plan.size(), next + rounds * k)));
+          boolean last = next + take.size() == plan.size();
+          if (last && !open.isInt()) {
+            take.set(take.size() - 1, reseekLastEnd(take.get(take.size() - 1), open, key, client));
+          }
+          ReadWave read = read(open, wave, l, take, plan.size() - 1, k, iso, client);
+          pace = read.seconds() / Math.max(1, (take.size() + k - 1) / k);
+          if (pending != null) {
+            int settled = afterCommitted(settle(pending), next);
+            pending = null;
+            if (settled != next) {
+              // The previous wave's commit was an earlier attempt's with other chunks: this read is not the next one.
+              LOG.info("{}: wave {} of an earlier attempt holds other chunks; the wave read ahead is released",
+                  target, wave - 1);
+              read.release();
+              next = settled;
+              continue;
+            }
+          }
+          step.accept("read");
+          pending = committer.submit(() -> commit(open, read));
+          next += take.size();
+          wave++;
+          waves++;
+          LOG.info("{}: wave {} of the snapshot at {} read chunks {}..{} ({} rows) in {} s; committing it while the next"
+              + " is read", target, wave - 1, open.s(), take.get(0).index(), take.get(take.size() - 1).index(),
+              read.results().stream().mapToLong(ChunkResult::rows).sum(),
+              String.format(Locale.ROOT, "%.1f", read.seconds()));
         }
-        List<PlannedChunk> take = new ArrayList<>(plan.subList(next, Math.min(plan.size(), next + rounds * k)));
-        boolean last = next + take.size() == plan.size();
-        if (last && !open.isInt()) {
-          take.set(take.size() - 1, reseekLastEnd(take.get(take.size() - 1), open, key, client));
+      } finally {
+        if (pending != null) {
+          try {
+            pending.get();
+          } catch (Exception ignored) {
+            // the error that ends the call is the one being raised
+          }
         }
-        long t0 = System.nanoTime();
-        List<ChunkResult> results = wave(open, wave, l, take, plan.size() - 1, key, iso, client, ci);
-        double seconds = (System.nanoTime() - t0) / 1e9;
-        pace = seconds / Math.max(1, (take.size() + k - 1) / k);
-        next += take.size();
-        wave++;
-        waves++;
-        LOG.info("{}: wave {} of the snapshot at {} read chunks {}..{} ({} rows) in {} s; {} of {} chunks in",
-            target, wave - 1, open.s(), take.get(0).index(), take.get(take.size() - 1).index(),
-            results.stream().mapToLong(ChunkResult::rows).sum(), String.format(Locale.ROOT, "%.1f", seconds), next,
-            plan.size());
+        committer.shutdown();
       }
       complete(open, client);
       return new BackfillStatus(open.s().hex(), plan.size(), plan.size(), true, false, "done",
@@ -301,17 +341,56 @@ public final class Backfill {
   record ChunkResult(int chunk, JsonNode lo, JsonNode hi, boolean last, long rows, Lsn high, Double readSeconds,
       Double readMb) {}
 
-  /** Reads, appends and records one wave; returns what its commit holds. */
-  private List<ChunkResult> wave(ChunkedOpen open, int wave, Lsn l, List<PlannedChunk> take, int lastIndex,
-      ChunkedSnapshots.Key key, String iso, CdcClient client, String ci) {
+  /** A wave read and cached, not yet committed. */
+  private record ReadWave(int wave, Lsn stamp, List<PlannedChunk> take, Dataset<Row> rows, List<ChunkResult> results,
+      LocalDateTime startedAt, long t0, double seconds) {
+    void release() {
+      rows.unpersist(false);
+    }
+  }
+
+  /** Unwraps a commit's failure so the caller sees the error the commit raised. */
+  private static List<ChunkResult> settle(java.util.concurrent.Future<List<ChunkResult>> pending) {
+    try {
+      return pending.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while a backfill wave was committing", e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      Throwable c = e.getCause();
+      if (c instanceof RuntimeException re) {
+        throw re;
+      }
+      if (c instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(c);
+    }
+  }
+
+  /** The chunk after the ones a commit holds. */
+  private static int afterCommitted(List<ChunkResult> committed, int fallback) {
+    return committed.stream().mapToInt(ChunkResult::chunk).max().stream().map(m -> m + 1).findFirst().orElse(fallback);
+  }
+
+  /**
+   * Stamps nothing (the caller did), reads one wave's chunks at {@code l} and caches them. Chunks
+   * are ordered so partition p reads p, p+k, ...; more than k chunks are coalesced to k partitions
+   * (never more than {@code numPartitions} connections).
+   */
+  private ReadWave read(ChunkedOpen open, int wave, Lsn l, List<PlannedChunk> take, int lastIndex, int k, String iso,
+      CdcClient client) {
     LocalDateTime startedAt = LocalDateTime.now(ZoneOffset.UTC);
     long t0 = System.nanoTime();
     String readId = "backfill-" + UUID.randomUUID();
     Map<String, String> o = new LinkedHashMap<>(readerOptions);
     o.keySet().removeIf(x -> List.of("snapshotchunks", "snapshotkeys", "snapshotlsn", "isolationlevel", "readid",
         "startinglsn").contains(x.toLowerCase(Locale.ROOT)));
+    List<PlannedChunk> ordered = new ArrayList<>(take);
+    ordered.sort(java.util.Comparator.comparingInt((PlannedChunk c) -> (c.index() - take.get(0).index()) % k)
+        .thenComparingInt(PlannedChunk::index));
     ArrayNode chunks = PyJson.array();
-    for (PlannedChunk c : take) {
+    for (PlannedChunk c : ordered) {
       ArrayNode a = chunks.addArray();
       a.add(c.index());
       a.add(c.lo() == null ? PyJson.NODES.nullNode() : c.lo());
@@ -324,8 +403,11 @@ public final class Backfill {
     o.put("snapshotLsn", l.hex());
     o.put("isolationLevel", iso);
     o.put("readId", readId);
-    Dataset<Row> rows = BronzeTable.snapshotRows(spark.read().format("mssql_cdc_snapshot").options(o).load(),
-        open.s().hex()).persist(StorageLevel.MEMORY_AND_DISK());
+    Dataset<Row> loaded = spark.read().format("mssql_cdc_snapshot").options(o).load();
+    if (take.size() > k) {
+      loaded = loaded.coalesce(k);
+    }
+    Dataset<Row> rows = BronzeTable.snapshotRows(loaded, open.s().hex()).persist(StorageLevel.MEMORY_AND_DISK());
     try {
       Map<Integer, Long> counts = new HashMap<>();
       for (Row r : rows.groupBy(CdcColumns.CHUNK).count().collectAsList()) {
@@ -333,30 +415,42 @@ public final class Backfill {
       }
       Optional<SnapshotReport> report = SnapshotReports.forRead(readId);
       Lsn highAfter = client.maxLsn().orElse(l);
-      String tagKey = ids.snapKey(open.s());
-      List<ChunkResult> read = new ArrayList<>();
+      List<ChunkResult> results = new ArrayList<>();
       for (PlannedChunk c : take) {
         Optional<ChunkFigures> fig = report.flatMap(r -> r.chunk(c.index()));
-        read.add(new ChunkResult(c.index(), c.lo(), c.hi(), c.index() == lastIndex, counts.getOrDefault(c.index(), 0L),
-            fig.flatMap(ChunkFigures::highLsn).orElse(highAfter), fig.map(ChunkFigures::readSeconds).orElse(null),
-            fig.map(ChunkFigures::readMb).orElse(null)));
+        results.add(new ChunkResult(c.index(), c.lo(), c.hi(), c.index() == lastIndex,
+            counts.getOrDefault(c.index(), 0L), fig.flatMap(ChunkFigures::highLsn).orElse(highAfter),
+            fig.map(ChunkFigures::readSeconds).orElse(null), fig.map(ChunkFigures::readMb).orElse(null)));
       }
-      step.accept("read");
-      String tag = PyJson.write(tag(tagKey, wave, l, read));
-      long total = counts.values().stream().mapToLong(Long::longValue).sum();
+      return new ReadWave(wave, l, take, rows, results, startedAt, t0, (System.nanoTime() - t0) / 1e9);
+    } catch (RuntimeException e) {
+      rows.unpersist(false);
+      throw e;
+    }
+  }
+
+  /**
+   * Appends a read wave (Delta skips a replayed one) and records its chunks; returns what its
+   * commit holds. Runs on the commit thread, with its own connection for the commit times.
+   */
+  private List<ChunkResult> commit(ChunkedOpen open, ReadWave w) {
+    int wave = w.wave();
+    try (CdcClient client = CdcClients.open(reader)) {
+      String tagKey = ids.snapKey(open.s());
+      String tag = PyJson.write(tag(tagKey, wave, w.stamp(), w.results()));
+      long total = w.results().stream().mapToLong(ChunkResult::rows).sum();
       Tag committed;
       if (total > 0) {
-        TableRunner.ensure(spark, target, BronzeTable.KIND, BronzeTable.creationSchema(rows.schema()));
+        TableRunner.ensure(spark, target, BronzeTable.KIND, BronzeTable.creationSchema(w.rows().schema()));
         long before = DeltaTables.version(spark, target);
-        appendOnce(rows, wave, tag);
-        committed = WaveTags.commitAfter(spark, target, before, tag).map(t -> new Tag(l, read))
-            .orElseGet(() -> earlier(open, wave, take));
+        appendOnce(w.rows(), wave, tag);
+        committed = WaveTags.commitAfter(spark, target, before, tag).map(t -> new Tag(w.stamp(), w.results()))
+            .orElseGet(() -> earlier(open, wave, w.take()));
       } else {
-        committed = WaveTags.earlier(spark, target, tagKey, wave).map(t -> t)
-            .orElse(new Tag(l, read));
+        committed = WaveTags.earlier(spark, target, tagKey, wave).orElse(new Tag(w.stamp(), w.results()));
       }
       step.accept("appended");
-      long durationMs = (System.nanoTime() - t0) / 1_000_000;
+      long durationMs = (System.nanoTime() - w.t0()) / 1_000_000;
       List<FactsRow> factsRows = new ArrayList<>();
       for (ChunkResult c : committed.chunks()) {
         ObjectNode d = PyJson.object();
@@ -373,7 +467,7 @@ public final class Backfill {
             .set(MAX_COMMIT_TS, client.commitTime(c.high()).orElse(null))
             .set(END_COMMIT_TS, client.commitTime(c.high()).orElse(null))
             .set(DELETES, 0L).set(INSERTS, 0L).set(UPDATES, 0L)
-            .set(STARTED_AT, startedAt).set(DURATION_MS, durationMs)
+            .set(STARTED_AT, w.startedAt()).set(DURATION_MS, durationMs)
             .set(READ_SECONDS, c.readSeconds()).set(READ_MB, c.readMb())
             .set(EVENT, ChunkedFacts.CHUNK).set(DETAIL, PyJson.write(d)).set(TARGET, target.text()));
       }
@@ -381,7 +475,7 @@ public final class Backfill {
       step.accept("facts");
       return committed.chunks();
     } finally {
-      rows.unpersist(false);
+      w.release();
     }
   }
 

@@ -13,4 +13,10 @@ package io.mssqlcdc.sink.pipeline;
  * @param reason why it stopped, in words
  */
 public record BackfillStatus(
-    String snapshot, long chunksDone, long chunksTotal, boolean done, boolean paused, String state, String reason) {}
+    String snapshot, long chunksDone, long chunksTotal, boolean done, boolean paused, String state, String reason) {
+
+  /** The same status with {@code chunksDone} as the call left it. */
+  BackfillStatus withDone(long chunks) {
+    return new BackfillStatus(snapshot, chunks, chunksTotal, done, paused, state, reason);
+  }
+}

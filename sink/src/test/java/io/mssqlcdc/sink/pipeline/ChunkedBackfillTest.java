@@ -213,4 +213,45 @@ class ChunkedBackfillTest {
     assertThat(plan.path("kind").asText()).isEqualTo("keyset");
     assertThat(plan.path("chunks").size()).isGreaterThanOrEqualTo(4);
   }
+
+  @Test
+  void aChunkedReSnapshotAfterRetentionLossRebuildsWithoutTheRowsDeletedInTheGap() throws Exception {
+    builder().bootstrap(true).toDelta().awaitTermination();
+    assertThat(builder().backfill().chunkRows(1_000).run().state()).isEqualTo("done");
+    builder().onDataLoss("resnapshot").toDelta().awaitTermination();
+    // Changes the stream never read, then purged by CDC cleanup.
+    db.commit(tx -> tx.delete("orders", key(5)));
+    db.commit(tx -> tx.update("orders", row("order_id", 6, "status", "gone-through")));
+    db.cleanup("dbo_orders", db.idle());
+
+    builder().onDataLoss("resnapshot").toDelta().awaitTermination();
+    GenerationState state = CheckpointDir.of(spark, ckpt).readState();
+    assertThat(state.generation()).isEqualTo(1);
+    String s1 = state.snapshotLsn().hex();
+    Row open = facts().where("event = 'snapshot_open' AND max_lsn = '" + s1 + "'").first();
+    JsonNode detail = PyJson.parse(open.getAs("detail"));
+    assertThat(detail.path("mode").asText()).isEqualTo("chunked");
+    assertThat(detail.path("kind").asText()).isEqualTo("resnapshot");
+    assertThat(detail.path("generation").asInt()).isEqualTo(1);
+    assertThat(facts().where("event = 'resnapshot'").count()).isZero();   // open, not complete
+
+    write(6);
+    builder().onDataLoss("resnapshot").toDelta().awaitTermination();
+    BackfillStatus st = builder().onDataLoss("resnapshot").backfill().chunkRows(40).targetWaveSeconds(0).run();
+    assertThat(st.state()).isEqualTo("done");
+    assertThat(st.snapshot()).isEqualTo(s1);
+    write(3);
+    builder().onDataLoss("resnapshot").toDelta().awaitTermination();
+
+    Row done = facts().where("event = 'resnapshot'").first();
+    assertThat((String) done.getAs("app_id")).isEqualTo("orders.g1");
+    assertThat((String) done.getAs("max_lsn")).isEqualTo(s1);
+    assertThat((Object) done.getAs("lost_from_ts")).isNotNull();
+    // Bronze from the re-snapshot on is the table: the row deleted during the gap is gone.
+    List<Row> fromSnapshot = spark.read().format("delta").load(bronze).where("_snapshot = '" + s1
+        + "' OR (_operation <> 0 AND _start_lsn > '" + s1 + "')").collectAsList();
+    Map<String, List<String>> rebuilt = BronzeImages.latest(fromSnapshot, "order_id", List.of("status"));
+    assertThat(rebuilt).isEqualTo(table()).doesNotContainKey("5");
+    assertThat(rebuilt.get("6")).containsExactly("gone-through");
+  }
 }
