@@ -71,6 +71,26 @@ import org.slf4j.LoggerFactory;
 public final class Backfill {
   private static final Logger LOG = LoggerFactory.getLogger(Backfill.class);
 
+  /** Every argument of a backfill call, in documentation order (docs/OPTIONS.md is generated from it). */
+  public static final List<CdcStream.Argument> ARGUMENTS = List.of(
+      new CdcStream.Argument("chunkRows", "long ≥ 1", "`1000000`",
+          "Rows per chunk when the snapshot is first planned (the plan is recorded once as a `snapshot_plan` facts"
+              + " row; later calls keep it and ignore this)."),
+      new CdcStream.Argument("maxWaves", "int ≥ 1", "none",
+          "Stop after this many waves (state `running`); the next call resumes."),
+      new CdcStream.Argument("maxSeconds", "seconds > 0", "none",
+          "Take no new wave after this many seconds (the wave under way and its commit finish, so a call can"
+              + " overrun); state `running`."),
+      new CdcStream.Argument("minHeadroomHours", "hours ≥ 0", "none",
+          "Take no wave while the stream's newest micro-batch shows less retention headroom than this, minus the"
+              + " batch's age (state `waiting_headroom`; `waiting_metrics` until the stream has written a batch)."),
+      new CdcStream.Argument("isolation", "`snapshot` or `readCommitted`", "the stream's `isolationLevel`",
+          "How each chunk is read. SNAPSHOT needs `ALLOW_SNAPSHOT_ISOLATION ON`; never uncommitted reads."),
+      new CdcStream.Argument("targetWaveSeconds", "seconds ≥ 0", "`300`",
+          "How long a wave should read: a wave takes whole rounds of `numPartitions` chunks, as many as the last"
+              + " wave's pace fits in this; `0` = one round per wave. The next wave is read while the previous one"
+              + " commits."));
+
   private final SparkSession spark;
   private final Map<String, String> readerOptions;
   private final CdcReaderOptions reader;

@@ -48,6 +48,18 @@ import org.slf4j.LoggerFactory;
 public final class Seed {
   private static final Logger LOG = LoggerFactory.getLogger(Seed.class);
 
+  /** Every argument of a seed call, in documentation order (docs/OPTIONS.md is generated from it). */
+  public static final List<CdcStream.Argument> ARGUMENTS = List.of(
+      new CdcStream.Argument("asOf", "`Instant` or ISO-8601 text", "required (or `asOfLsn`)",
+          "When the copy started (UTC; text without an offset is UTC): the seed is stamped with the last commit at"
+              + " or before it (`sys.fn_cdc_map_time_to_lsn`)."),
+      new CdcStream.Argument("asOfLsn", "LSN text", "required (or `asOf`)",
+          "The LSN recorded with `sys.fn_cdc_get_max_lsn()` before the copy was taken (the exact way)."),
+      new CdcStream.Argument("allowMissingColumns", "boolean", "`false`",
+          "Seed captured columns the copy lacks as NULL instead of failing (`MSSQL_CDC-152`)."),
+      new CdcStream.Argument("reseed", "boolean", "`false`",
+          "Allow a seed over an older snapshot in the target (the copy must be newer than it)."));
+
   private final SparkSession spark;
   private final Map<String, String> readerOptions;
   private final CdcReaderOptions reader;
