@@ -278,6 +278,7 @@ final class Session implements Runnable {
       lock.unlock();
     }
     if (ackNow) {
+      server.attentionAcknowledged();
       TokenStream out = new TokenStream(io);
       out.write(Tokens.done(Tds.TOKEN_DONE, Tds.DONE_ATTN, 0, 0));
       out.end();
@@ -291,6 +292,7 @@ final class Session implements Runnable {
       if (pendingAttentions > 0) {
         pendingAttentions--;
         ackedInStream++;
+        server.attentionAcknowledged();
         return true;
       }
       return false;
@@ -314,6 +316,7 @@ final class Session implements Runnable {
       if (pendingAttentions > 0) {
         pendingAttentions--;
         ackedInStream++;
+        server.attentionAcknowledged();
         return true;
       }
       return false;
@@ -325,7 +328,21 @@ final class Session implements Runnable {
     }
   }
 
+  /** mssql-jdbc's own batch of discarded handles (statement pooling, serverPreparedStatementDiscardThreshold). */
+  private static final java.util.regex.Pattern UNPREPARE_BATCH = java.util.regex.Pattern.compile("(?:EXEC sp_unprepare \\d+;)+");
+
   private void sqlBatch(String text) throws IOException {
+    if (UNPREPARE_BATCH.matcher(text).matches()) {
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\d+").matcher(text);
+      while (m.find()) {
+        prepared.remove(Integer.parseInt(m.group()));
+      }
+      server.record(new SqlServerStandIn.Executed(null, "sp_unprepare batch", text, List.of()));
+      TokenStream out = new TokenStream(io);
+      out.write(Tokens.done(Tds.TOKEN_DONE, Tds.DONE_FINAL, Tds.CMD_EXECUTE, 0));
+      out.end();
+      return;
+    }
     execute("SQL batch", text, List.of(), false, null);
   }
 
@@ -348,9 +365,7 @@ final class Session implements Runnable {
         prepared.put(handle, (String) p.get(2).value());
         server.record(new SqlServerStandIn.Executed(null, "sp_prepare", (String) p.get(2).value(), List.of()));
         TokenStream out = new TokenStream(io);
-        out.write(Tokens.returnValue(0, p.get(0).name(), SqlType.parse("int"), handle));
-        out.write(Tokens.returnStatus(0));
-        out.write(Tokens.done(Tds.TOKEN_DONEPROC, Tds.DONE_FINAL, Tds.CMD_EXECUTE, 0));
+        endProcedure(out, handle);
         out.end();
         return true;
       }
@@ -423,13 +438,9 @@ final class Session implements Runnable {
     server.record(new SqlServerStandIn.Executed(kind, via, c.sql(), c.params()));
     Optional<Fault> fault = server.faults().take(kind);
     TokenStream out = new TokenStream(io);
-    if (handle != null) {
-      out.write(Tokens.returnValue(0, "", SqlType.parse("int"), handle));
-    }
     if (fault.isPresent() && fault.get().action() == Faults.Action.DELAY) {
       if (awaitAttention(fault.get().delay())) {
-        out.write(Tokens.done(Tds.TOKEN_DONE, Tds.DONE_ATTN, 0, 0));
-        out.end();
+        endInterrupted(out);
         return true;
       }
       fault = Optional.empty();
@@ -452,15 +463,40 @@ final class Session implements Runnable {
       return finishWithError(out, rpc, new SqlError(50000, 1, 16, "The stand-in failed answering " + kind + ": " + e));
     }
     if (answer instanceof Rows rows) {
-      return stream(out, rows, rpc, fault.orElse(null));
+      return stream(out, rows, rpc, fault.orElse(null), handle);
     }
     out.write(Tokens.done(rpc ? Tds.TOKEN_DONEINPROC : Tds.TOKEN_DONE, rpc ? Tds.DONE_MORE : Tds.DONE_FINAL, Tds.CMD_SET, 0));
     if (rpc) {
-      out.write(Tokens.returnStatus(0));
-      out.write(Tokens.done(Tds.TOKEN_DONEPROC, Tds.DONE_FINAL, Tds.CMD_EXECUTE, 0));
+      endProcedure(out, handle);
     }
     out.end();
     return true;
+  }
+
+  /**
+   * The end of a procedure call: RETURNSTATUS, then the output parameter of an sp_prepexec (the
+   * handle: mssql-jdbc takes a RETURNVALUE before the RETURNSTATUS for a TEXTPTR and ignores it),
+   * then the final DONEPROC.
+   */
+  private static void endProcedure(TokenStream out, Integer handle) throws IOException {
+    out.write(Tokens.returnStatus(0));
+    if (handle != null) {
+      out.write(Tokens.returnValue(0, "", SqlType.parse("int"), handle));
+    }
+    out.write(Tokens.done(Tds.TOKEN_DONEPROC, Tds.DONE_FINAL, Tds.CMD_EXECUTE, 0));
+  }
+
+  /**
+   * Ends a response an attention interrupted as SQL Server does: the response message ends with a
+   * DONE(ERROR), and the attention acknowledgement, DONE(ATTN), follows as a message of its own
+   * (mssql-jdbc reads one more message after the interrupted response's end to find it).
+   */
+  private void endInterrupted(TokenStream out) throws IOException {
+    out.write(Tokens.done(Tds.TOKEN_DONE, Tds.DONE_ERROR, 0, 0));
+    out.end();
+    TokenStream ack = new TokenStream(io);
+    ack.write(Tokens.done(Tds.TOKEN_DONE, Tds.DONE_ATTN, 0, 0));
+    ack.end();
   }
 
   private boolean finishWithError(TokenStream out, boolean rpc, SqlError e) throws IOException {
@@ -474,14 +510,13 @@ final class Session implements Runnable {
     return true;
   }
 
-  private boolean stream(TokenStream out, Rows rows, boolean rpc, Fault fault) throws IOException {
+  private boolean stream(TokenStream out, Rows rows, boolean rpc, Fault fault, Integer handle) throws IOException {
     try (RowSource source = rows.rows()) {
       out.write(Tokens.colMetadata(rows.columns()));
       long count = 0;
       while (true) {
         if (takeAttention()) {
-          out.write(Tokens.done(Tds.TOKEN_DONE, Tds.DONE_ATTN, 0, 0));
-          out.end();
+          endInterrupted(out);
           return true;
         }
         if (fault != null && fault.afterRows() == count) {
@@ -509,8 +544,7 @@ final class Session implements Runnable {
       }
       if (rpc) {
         out.write(Tokens.done(Tds.TOKEN_DONEINPROC, Tds.DONE_MORE | Tds.DONE_COUNT, Tds.CMD_SELECT, count));
-        out.write(Tokens.returnStatus(0));
-        out.write(Tokens.done(Tds.TOKEN_DONEPROC, Tds.DONE_FINAL, Tds.CMD_EXECUTE, 0));
+        endProcedure(out, handle);
       } else {
         out.write(Tokens.done(Tds.TOKEN_DONE, Tds.DONE_COUNT, Tds.CMD_SELECT, count));
       }

@@ -42,6 +42,7 @@ public final class SqlServerStandIn implements AutoCloseable {
   private final List<String> problems = new CopyOnWriteArrayList<>();
   private final List<Login7> logins = new CopyOnWriteArrayList<>();
   private final AtomicInteger connections = new AtomicInteger();
+  private final AtomicInteger attentions = new AtomicInteger();
   private final Thread acceptor;
   private volatile boolean closed;
 
@@ -136,6 +137,15 @@ public final class SqlServerStandIn implements AutoCloseable {
   /** Connections accepted so far. */
   public int connections() {
     return connections.get();
+  }
+
+  /** Attentions (cancels) the client sent and the stand-in acknowledged. */
+  public int attentions() {
+    return attentions.get();
+  }
+
+  void attentionAcknowledged() {
+    attentions.incrementAndGet();
   }
 
   /** Unknown statements and stand-in failures so far. */
