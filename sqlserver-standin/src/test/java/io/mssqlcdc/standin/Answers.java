@@ -305,7 +305,7 @@ final class Answers {
     for (CapturedColumn c : db.client().capturedColumns(instance.name())) {
       SqlServerType t = c.type();
       out.add(row(instance.sourceSchema(), instance.sourceTable(), instance.name(), c.name(), c.columnId(), c.ordinal(),
-          t.name(), CatalogTypes.characterMaximumLength(t), CatalogTypes.numericPrecision(t),
+          CatalogTypes.typeName(t), CatalogTypes.characterMaximumLength(t), CatalogTypes.numericPrecision(t),
           CatalogTypes.numericPrecisionRadix(t), CatalogTypes.numericScale(t), CatalogTypes.datetimePrecision(t)));
     }
     return rows(columns, out);
@@ -362,7 +362,7 @@ final class Answers {
     List<Object[]> out = new ArrayList<>();
     for (DeclaredColumn c : db.view().columns(new TableRef(schema, table)).orElse(List.of())) {
       SqlServerType t = c.type();
-      out.add(row(c.name(), c.columnId(), c.computed(), CatalogTypes.collation(t, db.options().collation()), t.name(),
+      out.add(row(c.name(), c.columnId(), c.computed(), CatalogTypes.collation(t, db.options().collation()), CatalogTypes.typeName(t),
           CatalogTypes.maxLength(t), CatalogTypes.precision(t), CatalogTypes.scale(t)));
     }
     return rows(columns, out);

@@ -34,6 +34,11 @@ final class CatalogTypes {
     return p <= 2 ? 3 : p <= 4 ? 4 : 5;
   }
 
+  /** The type name SQL Server's metadata shows ({@code TYPE_NAME}, {@code data_type}): rowversion is {@code timestamp}. */
+  static String typeName(SqlServerType t) {
+    return t.name().equals("rowversion") ? "timestamp" : t.name();
+  }
+
   static int maxLength(SqlServerType t) {
     return switch (t.name()) {
       case "bit", "tinyint" -> 1;
