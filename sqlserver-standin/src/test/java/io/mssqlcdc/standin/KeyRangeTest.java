@@ -23,6 +23,7 @@ import java.util.function.IntFunction;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -68,6 +69,7 @@ class KeyRangeTest {
         Arguments.of("date", (IntFunction<Object>) i -> LocalDate.of(2020, 1, 1).plusDays(i * 3L)),
         Arguments.of("datetime2(3)", (IntFunction<Object>) i -> LocalDateTime.of(2026, 1, 1, 0, 0).plusSeconds(i * 61L)),
         Arguments.of("datetime2(7)", (IntFunction<Object>) i -> LocalDateTime.of(2026, 1, 1, 0, 0).plusNanos(i * 1100L)),
+        Arguments.of("uniqueidentifier", (IntFunction<Object>) i -> String.format("%08X-%04X-%04X-%04X-%012X", i * 7919, 61 - i, i * 3, i % 7, (long) (61 - i) * 104729)),
         Arguments.of("binary(4)", (IntFunction<Object>) i -> new byte[] {(byte) (i >> 8), (byte) i, 1, 2}),
         Arguments.of("varbinary(8)", (IntFunction<Object>) i -> Arrays.copyOf(new byte[] {(byte) (i % 50), (byte) i}, 1 + i % 3)));
   }
@@ -87,6 +89,37 @@ class KeyRangeTest {
     return out;
   }
 
+  /**
+   * The fake orders uniqueidentifier keys as text; SQL Server (and the stand-in) compare the last
+   * byte group first (bytes 10-15, then 8-9, 6-7, 4-5, 0-3). Tiles and ranges then differ from the
+   * fake's, but through the driver they still cover the table exactly once.
+   */
+  private static boolean fakeOrdersLikeSqlServer(String type) {
+    return !type.equals("uniqueidentifier");
+  }
+
+  @Test
+  void uniqueidentifierKeysAreOrderedAsSqlServerOrdersThem() {
+    db.createTable("dbo", "g", "k uniqueidentifier", "v int").key("k");
+    db.enableCdc("dbo", "g");
+    List<String> guids = List.of("00000000-0000-0000-0000-000000000002", "00000000-0000-0000-0001-000000000001",
+        "00000002-0000-0000-0000-000000000001", "01000000-0000-0000-0000-000000000001",
+        "00000001-0000-0000-0000-000000000001");
+    db.commit(tx -> {
+      for (int i = 0; i < guids.size(); i++) {
+        tx.insert("dbo.g", row("k", guids.get(i), "v", i));
+      }
+    });
+    TableRef t = new TableRef("dbo", "g");
+    // last group first (…01 before …02), then group 4, ..., group 1 last and in stored (little-endian)
+    // order, so 01000000 (stored 00 00 00 01) sorts before 00000001 (stored 01 00 00 00)
+    assertThat(client.keyTiles(t, List.of("k"), 5)).containsExactly(List.of("00000001-0000-0000-0000-000000000001"),
+        List.of("00000002-0000-0000-0000-000000000001"), List.of("00000000-0000-0000-0001-000000000001"),
+        List.of("00000000-0000-0000-0000-000000000002"));
+    assertThat(client.keyMinMax(t, "k", KeyRange.ALL)).contains(List.of("01000000-0000-0000-0000-000000000001",
+        "00000000-0000-0000-0000-000000000002"));
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("keys")
   void tilesOfASingleKeyCoverTheTableOnceAndEachRangeMatchesTheFake(String type, IntFunction<Object> value) {
@@ -102,7 +135,9 @@ class KeyRangeTest {
     TableRef t = new TableRef("dbo", "t");
     List<List<Object>> tiles = client.keyTiles(t, List.of("k"), 5);
     assertThat(tiles).hasSize(4);
-    assertThat(tiles).as("same NTILE bounds as the fake").usingRecursiveComparison().isEqualTo(fake.keyTiles(t, List.of("k"), 5));
+    if (fakeOrdersLikeSqlServer(type)) {
+      assertThat(tiles).as("same NTILE bounds as the fake").usingRecursiveComparison().isEqualTo(fake.keyTiles(t, List.of("k"), 5));
+    }
     List<List<Object>> bounds = new ArrayList<>();
     bounds.add(null);
     bounds.addAll(tiles);
@@ -111,8 +146,11 @@ class KeyRangeTest {
     for (int i = 0; i + 1 < bounds.size(); i++) {
       KeyRange range = new KeyRange(bounds.get(i), bounds.get(i + 1));
       List<List<Object>> viaDriver = rows(client, t, List.of("k", "v"), List.of("k"), range);
-      assertThat(viaDriver).as("range %s", range).containsExactlyInAnyOrderElementsOf(rows(fake, t, List.of("k", "v"), List.of("k"), range));
       viaDriver.forEach(r -> seen.add(r.get(1)));
+      if (!fakeOrdersLikeSqlServer(type)) {
+        continue;
+      }
+      assertThat(viaDriver).as("range %s", range).containsExactlyInAnyOrderElementsOf(rows(fake, t, List.of("k", "v"), List.of("k"), range));
       Object lo = client.keyMinMax(t, "k", range).orElseThrow().get(0);
       Object fakeLo = fake.keyMinMax(t, "k", range).orElseThrow().get(0);
       assertThat(lo instanceof byte[] b ? java.util.HexFormat.of().formatHex(b) : lo)
@@ -137,7 +175,9 @@ class KeyRangeTest {
     TableRef t = new TableRef("dbo", "c");
     List<String> keys = List.of("a", "b");
     List<List<Object>> tiles = client.keyTiles(t, keys, 6);
-    assertThat(tiles).usingRecursiveComparison().isEqualTo(fake.keyTiles(t, keys, 6));
+    if (fakeOrdersLikeSqlServer(type)) {
+      assertThat(tiles).usingRecursiveComparison().isEqualTo(fake.keyTiles(t, keys, 6));
+    }
     List<List<Object>> bounds = new ArrayList<>();
     bounds.add(null);
     bounds.addAll(tiles);
@@ -146,7 +186,9 @@ class KeyRangeTest {
     for (int i = 0; i + 1 < bounds.size(); i++) {
       KeyRange range = new KeyRange(bounds.get(i), bounds.get(i + 1));
       List<List<Object>> viaDriver = rows(client, t, List.of("a", "b", "v"), keys, range);
-      assertThat(viaDriver).as("range %s", range).containsExactlyInAnyOrderElementsOf(rows(fake, t, List.of("a", "b", "v"), keys, range));
+      if (fakeOrdersLikeSqlServer(type)) {
+        assertThat(viaDriver).as("range %s", range).containsExactlyInAnyOrderElementsOf(rows(fake, t, List.of("a", "b", "v"), keys, range));
+      }
       viaDriver.forEach(r -> seen.add(r.get(2)));
     }
     assertThat(seen).as("every row exactly once").hasSize(n).doesNotHaveDuplicates();

@@ -99,12 +99,16 @@ final class SqlValues {
         + " are incompatible in the comparison (column type " + type.declaration() + ").");
   }
 
-  /** Byte positions (of the text's hex pairs) in the order SQL Server compares uniqueidentifiers. */
+  /**
+   * Positions, in the stored (wire) byte order, in which SQL Server compares uniqueidentifiers:
+   * the last six bytes first, then 8-9, 6-7, 4-5, 0-3 (as {@code SqlGuid} documents it). The
+   * first three groups are stored little-endian, so within them the text's last pair counts first.
+   */
   private static final int[] GUID_ORDER = {10, 11, 12, 13, 14, 15, 8, 9, 6, 7, 4, 5, 0, 1, 2, 3};
 
   static int compareGuids(String a, String b) {
-    byte[] x = HexFormat.of().parseHex(a.replace("-", ""));
-    byte[] y = HexFormat.of().parseHex(b.replace("-", ""));
+    byte[] x = io.mssqlcdc.standin.tds.SqlType.guidBytes(java.util.UUID.fromString(a));
+    byte[] y = io.mssqlcdc.standin.tds.SqlType.guidBytes(java.util.UUID.fromString(b));
     for (int i : GUID_ORDER) {
       int c = Integer.compare(x[i] & 0xFF, y[i] & 0xFF);
       if (c != 0) {

@@ -392,7 +392,7 @@ public final class SqlType {
   }
 
   /** The wire order of a uniqueidentifier: the first three groups little-endian, the rest as written. */
-  static byte[] guidBytes(UUID u) {
+  public static byte[] guidBytes(UUID u) {
     ByteBuffer b = ByteBuffer.allocate(16);
     b.putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits());
     byte[] be = b.array();
