@@ -47,7 +47,11 @@ public final class SqlServerErrors {
   /** 229/230 object/column permission denied, 262 permission denied in database, 297/300 server permissions, 916 no access to the database. */
   static final Set<Integer> PERMISSION_NUMBERS = Set.of(229, 230, 262, 297, 300, 916);
 
-  /** SQLStates of connection loss ({@code 08xxx}), timeouts and serialization failure (the reference's list). */
+  /**
+   * SQLStates of connection loss ({@code 08xxx}), timeouts and serialization failure (the
+   * reference's list). mssql-jdbc's query timeout is a {@link java.sql.SQLTimeoutException}
+   * (SQLState HY008, which also means an explicit cancel): {@link #classify} takes it by type.
+   */
   static boolean transientState(String state) {
     if (state == null) {
       return false;
@@ -62,7 +66,9 @@ public final class SqlServerErrors {
   public static Kind classify(SQLException e) {
     Kind found = Kind.OTHER;
     for (SQLException x : chain(e)) {
-      Kind k = classifyOne(x.getErrorCode(), x.getSQLState());
+      // JDBC's own type for a timeout: mssql-jdbc reports queryTimeout expiring as
+      // SQLTimeoutException with SQLState HY008 (not the ODBC HYT00 the reference's drivers use)
+      Kind k = x instanceof java.sql.SQLTimeoutException ? Kind.TRANSIENT : classifyOne(x.getErrorCode(), x.getSQLState());
       if (k != Kind.OTHER) {
         found = k;
         break;

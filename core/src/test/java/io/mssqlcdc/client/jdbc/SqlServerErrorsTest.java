@@ -36,6 +36,14 @@ class SqlServerErrorsTest {
   }
 
   @Test
+  void aQueryTimeoutIsTransientByItsJdbcTypeNotByAnExplicitCancelsSqlState() {
+    // what mssql-jdbc throws when queryTimeout expires (seen through the SQL Server stand-in)
+    assertThat(SqlServerErrors.classify(new java.sql.SQLTimeoutException("The query has timed out.", "HY008", 0)))
+        .isEqualTo(Kind.TRANSIENT);
+    assertThat(SqlServerErrors.classify(new SQLException("The query was canceled.", "HY008", 0))).isEqualTo(Kind.OTHER);
+  }
+
+  @Test
   void messageTextIsNeverUsed() {
     assertThat(SqlServerErrors.classify(new SQLException("Transaction was deadlocked ... deadlock victim", "S0001", 50000)))
         .isEqualTo(Kind.OTHER);
