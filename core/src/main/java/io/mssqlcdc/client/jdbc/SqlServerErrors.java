@@ -37,11 +37,14 @@ public final class SqlServerErrors {
   /**
    * Transient error numbers: 1205 deadlock victim, 1222 lock request timeout (only raised when
    * {@code SET LOCK_TIMEOUT} is set), 596 session killed, 64/121/233/10053/10054/10060 transport
-   * resets, 6005 shutdown in progress, 4221 secondary not ready, and Azure SQL's throttling and
+   * resets, 6005 shutdown in progress, 4221 secondary not ready, 4060 cannot open the database at
+   * login (a database in recovery or failing over: mssql-jdbc itself retries the login once, and
+   * Azure SQL lists it among its transient errors; a misspelled database fails the same way, after
+   * the retries, with SQL Server's text naming the database), and Azure SQL's throttling and
    * failover errors 10928, 10929, 40143, 40197, 40501, 40540, 40613, 49918, 49919, 49920.
    */
   static final Set<Integer> TRANSIENT_NUMBERS = Set.of(
-      1205, 1222, 596, 64, 121, 233, 10053, 10054, 10060, 6005, 4221,
+      1205, 1222, 596, 64, 121, 233, 10053, 10054, 10060, 6005, 4221, 4060,
       10928, 10929, 40143, 40197, 40501, 40540, 40613, 49918, 49919, 49920);
 
   /** 229/230 object/column permission denied, 262 permission denied in database, 297/300 server permissions, 916 no access to the database. */

@@ -19,6 +19,7 @@ class SqlServerErrorsTest {
       "0, 08S01, TRANSIENT",      // driver: connection closed
       "0, 08001, TRANSIENT",      // cannot connect
       "40613, S0001, TRANSIENT",  // Azure SQL database not currently available
+      "4060, S0001, TRANSIENT",   // cannot open database requested by the login (recovery, failover)
       "0, HYT00, TRANSIENT",
       "229, S0005, PERMISSION",   // SELECT permission denied on object
       "230, S0005, PERMISSION",
