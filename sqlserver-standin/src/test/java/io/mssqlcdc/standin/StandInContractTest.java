@@ -1,7 +1,10 @@
 package io.mssqlcdc.standin;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.mssqlcdc.client.contract.CdcClientContractTest;
 import io.mssqlcdc.client.contract.ContractHistory;
+import org.junit.jupiter.api.AfterEach;
 
 /**
  * The {@link io.mssqlcdc.client.CdcClient} contract on {@code SqlCdcClient} through the real
@@ -12,5 +15,11 @@ class StandInContractTest extends CdcClientContractTest {
   @Override
   protected ContractHistory newHistory() {
     return new StandInContractHistory("");
+  }
+
+  @AfterEach
+  void everyStatementCameAsSpExecutesql() {
+    assertThat(((StandInContractHistory) history).standIn().executed()).isNotEmpty()
+        .extracting(SqlServerStandIn.Executed::via).containsOnly("sp_executesql");
   }
 }
