@@ -67,6 +67,12 @@ public final class SqlServerErrors {
 
   /** The kind of {@code e}: the first link of the chain that decides. */
   public static Kind classify(SQLException e) {
+    if (certificateRejected(e)) {
+      // mssql-jdbc reports a TLS certificate it does not trust as SQLState 08S01 (connection
+      // failure); retrying cannot fix it: fail at once with the driver's text (trustServerCertificate,
+      // hostNameInCertificate, trustStore)
+      return Kind.OTHER;
+    }
     Kind found = Kind.OTHER;
     for (SQLException x : chain(e)) {
       // JDBC's own type for a timeout: mssql-jdbc reports queryTimeout expiring as
@@ -104,6 +110,30 @@ public final class SqlServerErrors {
       return Kind.TRANSIENT;
     }
     return Kind.OTHER;
+  }
+
+  /** Whether a certificate check failed somewhere in the cause chain of {@code e} (PKIX path, host name). */
+  static boolean certificateRejected(Throwable e) {
+    java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    java.util.ArrayDeque<Throwable> todo = new java.util.ArrayDeque<>();
+    todo.add(e);
+    while (!todo.isEmpty() && seen.size() < 50) {
+      Throwable t = todo.poll();
+      if (!seen.add(t)) {
+        continue;
+      }
+      if (t instanceof java.security.cert.CertificateException || t instanceof java.security.cert.CertPathBuilderException
+          || t instanceof java.security.cert.CertPathValidatorException) {
+        return true;
+      }
+      if (t.getCause() != null) {
+        todo.add(t.getCause());
+      }
+      if (t instanceof SQLException s && s.getNextException() != null) {
+        todo.add(s.getNextException());
+      }
+    }
+    return false;
   }
 
   public static boolean isTransient(SQLException e) {

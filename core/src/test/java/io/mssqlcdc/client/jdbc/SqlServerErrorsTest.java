@@ -45,6 +45,17 @@ class SqlServerErrorsTest {
   }
 
   @Test
+  void aServerCertificateTheDriverDoesNotTrustIsNotRetried() {
+    // mssql-jdbc: SQLServerException 08S01 caused by SSLHandshakeException caused by the PKIX failure
+    Exception pkix = new javax.net.ssl.SSLHandshakeException("PKIX path building failed");
+    pkix.initCause(new java.security.cert.CertPathBuilderException("unable to find valid certification path"));
+    assertThat(SqlServerErrors.classify(new SQLException("could not establish a secure connection", "08S01", 0, pkix)))
+        .isEqualTo(Kind.OTHER);
+    assertThat(SqlServerErrors.classify(new SQLException("reset during the handshake", "08S01", 0,
+        new javax.net.ssl.SSLHandshakeException("Remote host terminated the handshake")))).isEqualTo(Kind.TRANSIENT);
+  }
+
+  @Test
   void messageTextIsNeverUsed() {
     assertThat(SqlServerErrors.classify(new SQLException("Transaction was deadlocked ... deadlock victim", "S0001", 50000)))
         .isEqualTo(Kind.OTHER);
