@@ -86,7 +86,7 @@ final class Session implements Runnable {
   public void run() {
     try {
       socket.setTcpNoDelay(true);
-      io = new PacketIo(socket.getInputStream(), socket.getOutputStream(), spid);
+      io = new PacketIo(socket.getInputStream(), new java.io.BufferedOutputStream(socket.getOutputStream(), 65536), spid);
       if (!login()) {
         return;
       }

@@ -349,14 +349,19 @@ public final class SqlType {
     return out;
   }
 
-  private static byte[] text(String s, boolean unicode) {
+  /** Code page 1252 (the collation's), unmappable characters as '?'; made once per column type (one session uses it). */
+  private CharsetEncoder encoder;
+
+  private byte[] text(String s, boolean unicode) {
     if (unicode) {
       return s.getBytes(StandardCharsets.UTF_16LE);
     }
     try {
-      CharsetEncoder e = CP1252.newEncoder().onMalformedInput(CodingErrorAction.REPLACE)
-          .onUnmappableCharacter(CodingErrorAction.REPLACE).replaceWith(new byte[] {'?'});
-      ByteBuffer bb = e.encode(CharBuffer.wrap(s));
+      if (encoder == null) {
+        encoder = CP1252.newEncoder().onMalformedInput(CodingErrorAction.REPLACE)
+            .onUnmappableCharacter(CodingErrorAction.REPLACE).replaceWith(new byte[] {'?'});
+      }
+      ByteBuffer bb = encoder.encode(CharBuffer.wrap(s));
       byte[] out = new byte[bb.remaining()];
       bb.get(out);
       return out;
