@@ -217,6 +217,39 @@ class FaultInjectionTest {
     assertThat(waits).isEmpty();
   }
 
+  /**
+   * The probe that would name the GRANT is the deadlock victim on every attempt: the retries give
+   * up on the probe, and the user still reads the read's own 229, not "SQL Server did not answer".
+   */
+  @Test
+  void aPermissionProbeThatFailsTransientlyEveryTimeKeepsTheReadsOwn229() {
+    start(StandInOptions.defaults().withDeniedChangeTables(java.util.Set.of("dbo_orders")));
+    SqlCdcClient c = client();
+    var fault = standIn.faults().on(Statement.PERMISSION_PROBE).times(4).error(1205);
+    assertThatThrownBy(() -> ids(c, first, last))
+        .isInstanceOf(CdcPermissionException.class)
+        .hasMessageContaining("error 229")
+        .hasMessageContaining("The SELECT permission was denied on the object 'dbo_orders_CT'")
+        .satisfies(e -> assertThat(e.getSuppressed()).singleElement().isInstanceOf(CdcSourceUnavailableException.class)
+            .satisfies(p -> assertThat(p.getMessage()).contains("the permission probe after 4 attempt(s)").contains("error 1205")));
+    assertThat(fault.hits()).isEqualTo(4);
+    assertThat(waits).as("the probe's retries").hasSize(3);
+  }
+
+  /** The same for the __$command_id probe, whose connection is reset on every attempt. */
+  @Test
+  void aCommandIdProbeWhoseConnectionIsResetEveryTimeKeepsTheReadsOwn207() {
+    start(StandInOptions.defaults().withChangeTablesHaveCommandId(false));
+    SqlCdcClient c = client();
+    var fault = standIn.faults().on(Statement.COMMAND_ID_PROBE).times(4).reset();
+    assertThatThrownBy(() -> ids(c, first, last))
+        .hasMessageContaining("error 207")
+        .hasMessageContaining("Invalid column name '__$command_id'")
+        .satisfies(e -> assertThat(e.getSuppressed()).singleElement().isInstanceOf(CdcSourceUnavailableException.class)
+            .satisfies(p -> assertThat(p.getMessage()).contains("the __$command_id probe after 4 attempt(s)")));
+    assertThat(fault.hits()).isEqualTo(4);
+  }
+
   @Test
   void aColumnPermissionDenied230OnTheSourceTableIsAPermissionError() {
     SqlCdcClient c = client();

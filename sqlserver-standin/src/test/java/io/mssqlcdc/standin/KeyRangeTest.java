@@ -71,7 +71,9 @@ class KeyRangeTest {
         Arguments.of("datetime2(7)", (IntFunction<Object>) i -> LocalDateTime.of(2026, 1, 1, 0, 0).plusNanos(i * 1100L)),
         Arguments.of("uniqueidentifier", (IntFunction<Object>) i -> String.format("%08X-%04X-%04X-%04X-%012X", i * 7919, 61 - i, i * 3, i % 7, (long) (61 - i) * 104729)),
         Arguments.of("binary(4)", (IntFunction<Object>) i -> new byte[] {(byte) (i >> 8), (byte) i, 1, 2}),
-        Arguments.of("varbinary(8)", (IntFunction<Object>) i -> Arrays.copyOf(new byte[] {(byte) (i % 50), (byte) i}, 1 + i % 3)));
+        Arguments.of("varbinary(8)", (IntFunction<Object>) i -> Arrays.copyOf(new byte[] {(byte) (i % 50), (byte) i}, 1 + i % 3)),
+        // bound as CONVERT(binary(8), ?, 1) from the hex: a CAST(? AS timestamp) would cast the text's characters
+        Arguments.of("rowversion", (IntFunction<Object>) i -> java.nio.ByteBuffer.allocate(8).putLong(i * 40_009L + 0xF0L).array()));
   }
 
   private List<List<Object>> rows(CdcClient c, TableRef t, List<String> columns, List<String> keys, KeyRange range) {
@@ -118,6 +120,49 @@ class KeyRangeTest {
         List.of("00000000-0000-0000-0000-000000000002"));
     assertThat(client.keyMinMax(t, "k", KeyRange.ALL)).contains(List.of("01000000-0000-0000-0000-000000000001",
         "00000000-0000-0000-0000-000000000002"));
+  }
+
+  /**
+   * With {@code isolationLevel=snapshot}, planning a snapshot (MIN/MAX, NTILE) reads the source
+   * table under snapshot isolation too, as the read does: each planning statement runs after a
+   * session prefix that set it, and a database that refuses snapshot isolation fails the planning
+   * (3952), naming the option, instead of planning under READ COMMITTED and failing at the read.
+   */
+  @Test
+  void snapshotPlanningRunsUnderTheReadersIsolation() {
+    db.createTable("dbo", "t", "k int", "v int").key("k");
+    db.enableCdc("dbo", "t");
+    db.commit(tx -> {
+      for (int i = 0; i < 10; i++) {
+        tx.insert("dbo.t", row("k", i, "v", i));
+      }
+    });
+    TableRef t = new TableRef("dbo", "t");
+    try (SqlCdcClient snap = SqlCdcClient.open(io.mssqlcdc.options.CdcReaderOptions.parse(
+        StandInClients.options(standIn, "", "isolationLevel", "snapshot"), io.mssqlcdc.options.CdcReaderOptions.Reader.SNAPSHOT))) {
+      assertThat(snap.keyMinMax(t, "k", KeyRange.ALL)).contains(List.of(0, 9));
+      assertThat(snap.keyTiles(t, List.of("k"), 2)).containsExactly(List.of(5));
+    }
+    String prefix = null;
+    List<Statement> planned = new ArrayList<>();
+    for (SqlServerStandIn.Executed e : standIn.executed()) {
+      if (e.kind() == Statement.SESSION_PREFIX) {
+        prefix = e.sql();
+      } else if (e.kind() == Statement.KEY_MIN_MAX || e.kind() == Statement.KEY_TILES) {
+        assertThat(prefix).as("the session prefix %s ran under", e.kind()).startsWith("SET TRANSACTION ISOLATION LEVEL SNAPSHOT;");
+        planned.add(e.kind());
+      }
+    }
+    assertThat(planned).containsExactly(Statement.KEY_MIN_MAX, Statement.KEY_TILES);
+
+    try (SqlServerStandIn refusing = SqlServerStandIn.start(dir, StandInOptions.defaults().withSnapshotIsolationAllowed(false));
+        SqlCdcClient snap = SqlCdcClient.open(io.mssqlcdc.options.CdcReaderOptions.parse(
+            StandInClients.options(refusing, "", "isolationLevel", "snapshot"), io.mssqlcdc.options.CdcReaderOptions.Reader.SNAPSHOT))) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> snap.keyMinMax(t, "k", KeyRange.ALL))
+          .isInstanceOf(io.mssqlcdc.errors.CdcConfigException.class)
+          .hasMessageContaining("isolationLevel")
+          .hasMessageContaining("ALLOW_SNAPSHOT_ISOLATION");
+    }
   }
 
   @ParameterizedTest(name = "{0}")
