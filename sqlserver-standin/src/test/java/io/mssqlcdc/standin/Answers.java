@@ -115,9 +115,14 @@ final class Answers {
     }
   }
 
+  /** {@code sys.fn_cdc_get_min_lsn}: 0x00.. for a name no instance has (by the collation's rule). */
   private Lsn minLsn(String ci) {
+    Optional<CaptureInstance> instance = db.instance(ci);
+    if (instance.isEmpty()) {
+      return Lsn.ZERO;
+    }
     try {
-      return db.client().minLsn(ci);
+      return db.client().minLsn(instance.get().name());
     } catch (CdcConfigException e) {
       return Lsn.ZERO;
     }
@@ -220,7 +225,7 @@ final class Answers {
 
   /** The instance whose change table {@code cdc.[<ci>_CT]} names (ignoring case), or error 208 / 229. */
   private CaptureInstance requireChangeTable(String ci) {
-    CaptureInstance found = db.view().captureInstances().stream().filter(i -> i.name().equalsIgnoreCase(ci)).findFirst()
+    CaptureInstance found = db.instance(ci)
         .orElseThrow(() -> SqlError.invalidObject("cdc." + ci + "_CT"));
     if (db.options().deniedChangeTables().contains(found.name())) {
       throw new SqlError(229, 5, 14, "The SELECT permission was denied on the object '" + found.name() + "_CT', database '"
@@ -240,10 +245,7 @@ final class Answers {
     UtcExpression utc = UtcExpression.parse(m.group("utc"), params.subList(0, utcParams));
     Lsn from = lsn(params.get(utcParams));
     Lsn to = lsn(params.get(utcParams + 1));
-    Map<String, CapturedColumn> captured = new HashMap<>();
-    for (CapturedColumn c : db.client().capturedColumns(instance.name())) {
-      captured.put(c.name().toLowerCase(Locale.ROOT), c);
-    }
+    List<CapturedColumn> captured = db.client().capturedColumns(instance.name());
     List<String> names = new ArrayList<>();
     List<Column> columns = new ArrayList<>(List.of(col("_start_lsn", LSN), col("_seqval", LSN), col("_operation", "int"),
         col("_command_id", "int"), col("_commit_ts", TIME_126)));
@@ -252,10 +254,8 @@ final class Answers {
         continue;
       }
       String name = unquote(quoted.substring(1, quoted.length() - 1));
-      CapturedColumn c = captured.get(name.toLowerCase(Locale.ROOT));
-      if (c == null) {
-        throw SqlError.invalidColumn(name);
-      }
+      CapturedColumn c = captured.stream().filter(k -> db.sameName(k.name(), name)).findFirst()
+          .orElseThrow(() -> SqlError.invalidColumn(name));
       names.add(c.name());
       columns.add(new Column(name, SqlType.of(c.type())));
     }
@@ -296,7 +296,8 @@ final class Answers {
 
   private Answer permissionProbe(String ci) {
     Lsn min = minLsn(ci);
-    Object allowed = min.isZero() ? null : db.options().deniedChangeTables().stream().anyMatch(ci::equalsIgnoreCase) ? 0 : 1;
+    Object allowed = min.isZero() ? null
+        : db.instance(ci).filter(i -> db.options().deniedChangeTables().contains(i.name())).isPresent() ? 0 : 1;
     return new Rows(List.of(col("", "int"), col("", "nvarchar(128)")),
         RowSource.of(List.<Object[]>of(row(allowed, db.options().databaseUser()))));
   }
@@ -322,15 +323,15 @@ final class Answers {
         parts.add(tok.startsWith("[") ? unquote(tok.substring(1, tok.length() - 1)) : tok);
       }
     }
-    if (parts.size() != 2 || !parts.get(0).equalsIgnoreCase("cdc") || !parts.get(1).toUpperCase(Locale.ROOT).endsWith("_CT")) {
+    if (parts.size() != 2 || !db.sameName("cdc", parts.get(0)) || parts.get(1).length() < 3
+        || !db.sameName("_CT", parts.get(1).substring(parts.get(1).length() - 3))) {
       return Optional.empty();
     }
-    String ci = parts.get(1).substring(0, parts.get(1).length() - 3);
-    return db.view().captureInstances().stream().filter(i -> i.name().equalsIgnoreCase(ci)).findFirst();
+    return db.instance(parts.get(1).substring(0, parts.get(1).length() - 3));
   }
 
   private CaptureInstance requireInstance(String ci) {
-    return db.view().captureInstances().stream().filter(i -> i.name().equalsIgnoreCase(ci)).findFirst()
+    return db.instance(ci)
         .orElseThrow(() -> new SqlError(22985, 1, 16, "The capture instance '" + ci + "' does not exist in database '"
             + db.options().database() + "' or the caller is not authorized to access it."));
   }
@@ -367,7 +368,7 @@ final class Answers {
   }
 
   private Answer helpTable(String schema, String table) {
-    Optional<TableRef> t = db.view().table(new TableRef(schema, table));
+    Optional<TableRef> t = db.table(new TableRef(schema, table));
     if (t.isEmpty()) {
       throw new SqlError(22981, 1, 16, "Object does not exist or access is denied.");
     }
@@ -401,7 +402,8 @@ final class Answers {
         col("collation_name", "sysname"), col("type_name", "sysname"), col("max_length", "smallint"),
         col("precision", "tinyint"), col("scale", "tinyint"));
     List<Object[]> out = new ArrayList<>();
-    for (DeclaredColumn c : db.view().columns(new TableRef(schema, table)).orElse(List.of())) {
+    Optional<TableRef> declared = db.table(new TableRef(schema, table));
+    for (DeclaredColumn c : declared.flatMap(d -> db.view().columns(d)).orElse(List.of())) {
       SqlServerType t = c.type();
       out.add(row(c.name(), c.columnId(), c.computed(), CatalogTypes.collation(t, db.options().collation()), CatalogTypes.typeName(t),
           CatalogTypes.maxLength(t), CatalogTypes.precision(t), CatalogTypes.scale(t)));
@@ -420,7 +422,7 @@ final class Answers {
       List<String> parts = Predicate.tokens(quoted).stream().filter(p -> p.startsWith("[")).toList();
       TableRef asked = new TableRef(unquote(parts.get(0).substring(1, parts.get(0).length() - 1)),
           unquote(parts.get(1).substring(1, parts.get(1).length() - 1)));
-      this.ref = db.view().table(asked).orElseThrow(() -> SqlError.invalidObject(asked.schema() + "." + asked.table()));
+      this.ref = db.table(asked).orElseThrow(() -> SqlError.invalidObject(asked.schema() + "." + asked.table()));
       for (DeclaredColumn c : db.view().columns(ref).orElseThrow()) {
         columns.put(c.name().toLowerCase(Locale.ROOT), c);
       }
@@ -431,7 +433,7 @@ final class Answers {
 
     DeclaredColumn column(String name) {
       DeclaredColumn c = columns.get(name.toLowerCase(Locale.ROOT));
-      if (c == null) {
+      if (c == null || !db.sameName(c.name(), name)) {
         throw SqlError.invalidColumn(name);
       }
       return c;

@@ -1,5 +1,7 @@
 package io.mssqlcdc.standin;
 
+import io.mssqlcdc.client.CaptureInstance;
+import io.mssqlcdc.client.TableRef;
 import io.mssqlcdc.fake.FakeCatalogView;
 import io.mssqlcdc.fake.FakeCatalogView.MappingRow;
 import io.mssqlcdc.fake.FakeCdcClient;
@@ -35,6 +37,31 @@ final class FakeBackend implements AutoCloseable {
 
   StandInOptions options() {
     return options;
+  }
+
+  /**
+   * Whether names resolve ignoring case: SQL Server resolves identifiers (tables, columns, and the
+   * capture instance names its procedures and functions look up in {@code cdc.change_tables}) by
+   * the database collation, so only a case-insensitive ({@code _CI}) one lets {@code [orderid]}
+   * find {@code OrderId}; under a binary or {@code _CS} collation the spelling must be exact.
+   */
+  boolean identifiersIgnoreCase() {
+    return options.collation().toUpperCase(java.util.Locale.ROOT).contains("_CI");
+  }
+
+  /** Whether the name {@code asked} finds the object declared as {@code declared}, by {@link #identifiersIgnoreCase}. */
+  boolean sameName(String declared, String asked) {
+    return identifiersIgnoreCase() ? declared.equalsIgnoreCase(asked) : declared.equals(asked);
+  }
+
+  /** The capture instance {@code asked} names, by the collation's rule. */
+  Optional<CaptureInstance> instance(String asked) {
+    return view.captureInstances().stream().filter(i -> sameName(i.name(), asked)).findFirst();
+  }
+
+  /** The table {@code asked} names (schema and name), by the collation's rule, as declared. */
+  Optional<TableRef> table(TableRef asked) {
+    return view.table(asked).filter(t -> sameName(t.schema(), asked.schema()) && sameName(t.table(), asked.table()));
   }
 
   ZoneId zone() {

@@ -15,7 +15,8 @@ import javax.net.ssl.SSLContext;
  * @param deniedChangeTables capture instances whose change table the login may not read (error 229)
  * @param changeTablesHaveCommandId false for builds whose change tables lack {@code __$command_id} (error 207)
  * @param snapshotIsolationAllowed false: snapshot reads fail with error 3952
- * @param collation the database collation (character columns in {@code sys.columns})
+ * @param collation the database collation: of character columns in {@code sys.columns}, and the rule names resolve
+ *     by (exact unless {@code _CI})
  * @param tls the server's TLS context (PRELOGIN ENCRYPTION), or null: encryption not supported
  */
 public record StandInOptions(String database, String user, String password, String databaseUser, boolean sqlServer2022,
@@ -59,6 +60,11 @@ public record StandInOptions(String database, String user, String password, Stri
   public StandInOptions withSnapshotIsolationAllowed(boolean v) {
     return new StandInOptions(database, user, password, databaseUser, sqlServer2022, networkWaitMs, deniedChangeTables,
         changeTablesHaveCommandId, v, collation, tls);
+  }
+
+  public StandInOptions withCollation(String v) {
+    return new StandInOptions(database, user, password, databaseUser, sqlServer2022, networkWaitMs, deniedChangeTables,
+        changeTablesHaveCommandId, snapshotIsolationAllowed, v, tls);
   }
 
   @Override
