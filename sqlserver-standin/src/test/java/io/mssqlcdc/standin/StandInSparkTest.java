@@ -93,6 +93,28 @@ class StandInSparkTest {
     return rows.stream().map(Row::toString).toList();
   }
 
+  /**
+   * A table renamed between runs (sp_rename): the checkpoint's offsets record the capture
+   * instance, which sp_cdc_help_change_data_capture now lists under the new name, so the stream
+   * resumes through the driver with no gap and no duplicate and names the new table from then on.
+   */
+  @Test
+  void aRenamedTableResumesOnItsCheckpointThroughTheDriver() throws Exception {
+    commitInserts(1, 2);
+    Path ckpt = tmp.resolve("ckpt-rename");
+    assertThat(ids(StandInSpark.rows(StandInSpark.availableNow(jdbc(), ckpt)))).containsExactly(1, 2);
+    commitInserts(3, 1);
+    db.renameTable("dbo.orders", "dbo", "orders_renamed");
+    db.commit(tx -> tx.insert("dbo.orders_renamed", row("order_id", 4, "status", "new")));
+    assertThat(ids(StandInSpark.rows(StandInSpark.availableNow(jdbc(), ckpt)))).as("no gap, no duplicate").containsExactly(3, 4);
+    try (java.util.stream.Stream<Path> offsets = java.nio.file.Files.list(ckpt.resolve("offsets"))) {
+      Path last = offsets.filter(f -> f.getFileName().toString().matches("\\d+"))
+          .max(Comparator.comparingLong(f -> Long.parseLong(f.getFileName().toString()))).orElseThrow();
+      assertThat(java.nio.file.Files.readString(last)).contains("\"source\":\"dbo.orders_renamed\"");
+    }
+    assertThat(standIn.executed()).extracting(SqlServerStandIn.Executed::kind).contains(Statement.HELP_ALL);
+  }
+
   @Test
   void theStreamReadsTheFakesRowsThroughTheDriverAndResumesOnItsCheckpoint() {
     for (int c = 0; c < 10; c++) {
