@@ -101,6 +101,7 @@ public final class ApplyChanges {
     private final Map<String, String> options = new LinkedHashMap<>();
     private String granularity = Finalization.DEFAULT_GRANULARITY;
     private Consumer<Step> steps = s -> { };
+    private boolean pruneByKeys = true;
 
     private Builder(SparkSession spark) {
       this.spark = spark;
@@ -169,6 +170,12 @@ public final class ApplyChanges {
       return this;
     }
 
+    /** Benchmark baseline: MERGE without the key pruning predicate (package-private). */
+    Builder pruneByKeys(boolean prune) {
+      this.pruneByKeys = prune;
+      return this;
+    }
+
     /**
      * Applies bronze to silver (one call).
      *
@@ -215,7 +222,7 @@ public final class ApplyChanges {
         }
         reader = CdcReaderOptions.parse(o, CdcReaderOptions.Reader.STREAM);
       }
-      return new ApplyRun(spark, b, t, c, f, ci, k, reader, g, steps).run();
+      return new ApplyRun(spark, b, t, c, f, ci, k, reader, g, steps, pruneByKeys).run();
     }
 
     private static TableRef table(String name, String value, String expected) {

@@ -73,10 +73,11 @@ final class ApplyRun {
   private final CdcReaderOptions reader;
   private final Granularity granularity;
   private final Consumer<ApplyChanges.Step> steps;
+  private final boolean pruneByKeys;
 
   ApplyRun(SparkSession spark, TableRef bronze, TableRef silver, TableRef control, TableRef facts,
       String captureInstance, List<String> keys, CdcReaderOptions reader, Granularity granularity,
-      Consumer<ApplyChanges.Step> steps) {
+      Consumer<ApplyChanges.Step> steps, boolean pruneByKeys) {
     this.spark = spark;
     this.bronze = bronze;
     this.silver = silver;
@@ -87,16 +88,30 @@ final class ApplyRun {
     this.reader = reader;
     this.granularity = granularity;
     this.steps = steps;
+    this.pruneByKeys = pruneByKeys;
   }
 
   ApplyResult run() {
+    try {
+      return apply();
+    } catch (RuntimeException | Error e) {
+      EnsuredTables.forget(spark, "control " + control.text());
+      EnsuredTables.forget(spark, "silver " + silver.text());
+      throw e;
+    }
+  }
+
+  private ApplyResult apply() {
     long t0 = System.nanoTime();
     if (facts == null) {
       warnOnce("no facts " + silver, "ApplyChanges into {} without factsTable: its finalized_until is not advanced"
           + " (pass the stream's facts table)", silver);
     }
     SourceTableInfo source = SourceTableInfo.resolve(captureInstance, keys, reader);
-    Finalization.ensureControlTable(spark, control.text());
+    if (!EnsuredTables.contains(spark, "control " + control.text())) {
+      Finalization.ensureControlTable(spark, control.text());
+      EnsuredTables.add(spark, "control " + control.text());
+    }
     ControlRows.Read first = ControlRows.read(spark, control, bronze.text(), silver.text());
     SilverPosition position = first.silver();
     steps.accept(ApplyChanges.Step.CONTROL_READ);
@@ -161,7 +176,8 @@ final class ApplyRun {
     }
 
     // One pass over the call's rows: another table's instance, the newest change, and the keys' spread.
-    boolean mayPrune = !plan.rebuild() && plan.newChunks().isEmpty() && columns.missingKeys().isEmpty();
+    boolean mayPrune = pruneByKeys && !plan.rebuild() && plan.newChunks().isEmpty()
+        && columns.missingKeys().isEmpty();
     List<Column> aggs = new ArrayList<>();
     aggs.add(max(when(not(ours), col(CdcColumns.CAPTURE_INSTANCE))));
     aggs.add(max(when(ours.and(change), lsn)));
@@ -184,7 +200,12 @@ final class ApplyRun {
     columns.requireKeys(bronze.text());
     rows = rows.where(ours);
 
-    SilverMerge.ensure(spark, silver, columns.captured());
+    String silverColumns = "silver " + silver.text() + " " + columns.capturedNames().stream()
+        .map(BronzeColumns::lower).sorted().toList();
+    if (!EnsuredTables.contains(spark, silverColumns)) {
+      SilverMerge.ensure(spark, silver, columns.captured());
+      EnsuredTables.add(spark, silverColumns);
+    }
     ApplyPlan.Outcome outcome = plan.outcome(top, facts != null);
     String pruned = "-";
     Row metrics = null;
@@ -193,8 +214,9 @@ final class ApplyRun {
         rows = withWaveExtras(pinned, rows, waves, columns, ours.and(change).and(lsn.gt(lit(plan.openLsn()))), plan,
             seen);
       }
-      KeyPruning.Plan prune = mayPrune ? prunePlan(stats, rows, columns) : KeyPruning.plan(plan.rebuild(),
-          waves != null, keyCols, null, List.of());
+      KeyPruning.Plan prune = mayPrune ? prunePlan(stats, rows, columns)
+          : pruneByKeys ? KeyPruning.plan(plan.rebuild(), waves != null, keyCols, null, List.of())
+          : new KeyPruning.None("switched off");
       pruned = describe(prune);
       metrics = SilverMerge.merge(spark, silver, latest(rows, columns), keyCols, columns.written(), plan.rebuild(),
           SilverMerge.pruning(prune, columns));

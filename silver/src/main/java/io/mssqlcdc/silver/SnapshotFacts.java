@@ -5,6 +5,7 @@ import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.get_json_object;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.max;
+import static org.apache.spark.sql.functions.max_by;
 import static org.apache.spark.sql.functions.not;
 import static org.apache.spark.sql.functions.when;
 
@@ -19,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -60,24 +62,28 @@ record SnapshotFacts(String newest, boolean hasRows, String openLsn, List<String
       return NONE; // facts older than its migration 3: no snapshot events
     }
     Dataset<Row> mine = every.where(col(FactsColumn.TARGET.column()).equalTo(bronze));
-    Row counted = mine.agg(
-        max(when(col(FactsColumn.EVENT.column()).isin(BOOTSTRAP, RESNAPSHOT), col(FactsColumn.MAX_LSN.column()))),
-        count(lit(1))).first();
-    String newest = counted.isNullAt(0) ? null : counted.getString(0);
-    boolean hasRows = counted.getLong(1) > 0;
-    if (!columns.contains(FactsColumn.DETAIL.column())) {
-      return new SnapshotFacts(newest, hasRows, null, null, Map.of()); // before its migration 6: no chunked snapshots
-    }
-    // A full snapshot's open row only locks the mode: its rows come whole. A missing or unknown mode is chunked.
-    List<Row> opens = mine.where(col(FactsColumn.EVENT.column()).equalTo(SNAPSHOT_OPEN)
-            .and(not(get_json_object(col(FactsColumn.DETAIL.column()), "$.mode").eqNullSafe("full"))))
-        .orderBy(col(FactsColumn.MAX_LSN.column()).desc())
-        .select(FactsColumn.MAX_LSN.column(), FactsColumn.DETAIL.column()).limit(1).collectAsList();
-    if (opens.isEmpty()) {
+    Column event = col(FactsColumn.EVENT.column());
+    Column maxLsn = col(FactsColumn.MAX_LSN.column());
+    boolean hasDetail = columns.contains(FactsColumn.DETAIL.column());
+    // A full snapshot's open row only locks the mode: its rows come whole. A missing or unknown mode is
+    // chunked. Facts older than their migration 6 have no detail, and no chunked snapshot.
+    Column chunkedOpen = hasDetail
+        ? event.equalTo(SNAPSHOT_OPEN).and(not(get_json_object(col(FactsColumn.DETAIL.column()), "$.mode")
+            .eqNullSafe("full")))
+        : lit(false);
+    Column openDetail = hasDetail ? col(FactsColumn.DETAIL.column()) : lit(null).cast("string");
+    Row r = mine.agg(
+        max(when(event.isin(BOOTSTRAP, RESNAPSHOT), maxLsn)),
+        count(lit(1)),
+        max(when(chunkedOpen, maxLsn)),
+        max_by(when(chunkedOpen, openDetail), when(chunkedOpen, maxLsn))).first();
+    String newest = r.isNullAt(0) ? null : r.getString(0);
+    boolean hasRows = r.getLong(1) > 0;
+    String openLsn = r.isNullAt(2) ? null : r.getString(2);
+    if (openLsn == null) {
       return new SnapshotFacts(newest, hasRows, null, null, Map.of());
     }
-    String openLsn = opens.get(0).getString(0);
-    List<String> keys = openKeys(opens.get(0).isNullAt(1) ? null : opens.get(0).getString(1));
+    List<String> keys = openKeys(r.isNullAt(3) ? null : r.getString(3));
     Map<Integer, Chunk> chunks = Map.of();
     if (Lsns.after(openLsn, newest)) {
       chunks = chunks(mine, openLsn);
