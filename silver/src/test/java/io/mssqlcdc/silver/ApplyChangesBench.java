@@ -61,7 +61,7 @@ public final class ApplyChangesBench {
    * What one variant's call cost: rows its tasks read, silver files its MERGE scanned for matches
    * (after Delta's file skipping) and rewrote, and wall time.
    */
-  record Cost(long rowsRead, long filesScanned, long filesRewritten, long millis) {}
+  record Cost(long rowsRead, long filesInSilver, long filesScanned, long filesRewritten, long millis) {}
 
   /** Runs the bench; returns the report. */
   static String run(SparkSession spark, Path dir, int rows, int files, int keys, int rounds) {
@@ -132,11 +132,11 @@ public final class ApplyChangesBench {
     Cost bm = median(b);
     return String.format(Locale.ROOT,
         "ApplyChangesBench: %,d rows in %d silver files, %d keys changed per call x %d rounds (median; silvers equal)%n"
-            + "  baseline  %4d files scanned  %4d rewritten  %,12d rows read  %7d ms  x1.00%n"
-            + "  pruned    %4d files scanned  %4d rewritten  %,12d rows read  %7d ms  files scanned x%.3f,"
+            + "  baseline  %4d of %4d files scanned  %4d rewritten  %,12d rows read  %7d ms  x1.00%n"
+            + "  pruned    %4d of %4d files scanned  %4d rewritten  %,12d rows read  %7d ms  files scanned x%.3f,"
             + " rows read x%.3f, time x%.2f of baseline%n",
-        rows, filesNow, keys, rounds, bm.filesScanned(), bm.filesRewritten(), bm.rowsRead(), bm.millis(),
-        pm.filesScanned(), pm.filesRewritten(), pm.rowsRead(), pm.millis(),
+        rows, filesNow, keys, rounds, bm.filesScanned(), bm.filesInSilver(), bm.filesRewritten(), bm.rowsRead(),
+        bm.millis(), pm.filesScanned(), pm.filesInSilver(), pm.filesRewritten(), pm.rowsRead(), pm.millis(),
         (double) pm.filesScanned() / Math.max(1, bm.filesScanned()), (double) pm.rowsRead() / Math.max(1, bm.rowsRead()),
         (double) pm.millis() / Math.max(1, bm.millis()));
   }
@@ -197,15 +197,16 @@ public final class ApplyChangesBench {
     Row m = spark.sql("DESCRIBE HISTORY delta.`" + silver + "` LIMIT 1").first();
     scala.collection.Map<String, String> metrics = m.getMap(m.fieldIndex("operationMetrics"));
     long removed = Long.parseLong(metrics.get("numTargetFilesRemoved").getOrElse(() -> "0"));
-    return new Cost(read.get(), scanned.get(), removed, ms);
+    return new Cost(read.get(), before.get(), scanned.get(), removed, ms);
   }
 
   private static Cost median(List<Cost> cs) {
     long[] r = cs.stream().mapToLong(Cost::rowsRead).sorted().toArray();
+    long[] n = cs.stream().mapToLong(Cost::filesInSilver).sorted().toArray();
     long[] s = cs.stream().mapToLong(Cost::filesScanned).sorted().toArray();
     long[] f = cs.stream().mapToLong(Cost::filesRewritten).sorted().toArray();
     long[] t = cs.stream().mapToLong(Cost::millis).sorted().toArray();
-    return new Cost(r[r.length / 2], s[s.length / 2], f[f.length / 2], t[t.length / 2]);
+    return new Cost(r[r.length / 2], n[n.length / 2], s[s.length / 2], f[f.length / 2], t[t.length / 2]);
   }
 
   private static String lsn(int n) {

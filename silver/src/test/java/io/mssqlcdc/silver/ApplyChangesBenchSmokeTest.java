@@ -21,14 +21,17 @@ class ApplyChangesBenchSmokeTest {
     String report = ApplyChangesBench.run(SilverFixture.SPARK, tmp, 5_000, 4, 2, 1);
     System.out.println(report);
     assertThat(report).contains("5,000 rows").contains("baseline").contains("pruned").contains("silvers equal");
-    Matcher m = Pattern.compile("(baseline|pruned)\\s+([0-9]+) files scanned").matcher(report);
-    long[] read = new long[2];
+    Matcher m = Pattern.compile("(baseline|pruned)\\s+([0-9]+) of\\s+([0-9]+) files scanned").matcher(report);
+    long[] scanned = new long[2];
+    long[] files = new long[2];
     int i = 0;
     while (m.find()) {
-      read[i++] = Long.parseLong(m.group(2).replace(",", ""));
+      scanned[i] = Long.parseLong(m.group(2));
+      files[i++] = Long.parseLong(m.group(3));
     }
     assertThat(i).isEqualTo(2);
-    assertThat(read[0]).as(report).isEqualTo(4);
-    assertThat(read[1]).as(report).isLessThan(read[0]);
+    assertThat(files).containsExactly(4, 4);
+    assertThat(scanned[0]).as("the baseline scans all of silver: " + report).isEqualTo(4);
+    assertThat(scanned[1]).as(report).isLessThan(4);
   }
 }
