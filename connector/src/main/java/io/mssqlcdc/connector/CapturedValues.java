@@ -33,13 +33,21 @@ public final class CapturedValues {
    * @param positions for each captured field, its index in the source row, or -1 for NULL
    */
   public CapturedValues(StructField[] fields, int first, int[] positions) {
+    this(fields, first, positions, false);
+  }
+
+  /**
+   * @param allowPrecisionLoss option {@code allowPrecisionLoss} ({@link SparkValues#converter(String,
+   *     org.apache.spark.sql.types.DataType, boolean)})
+   */
+  public CapturedValues(StructField[] fields, int first, int[] positions, boolean allowPrecisionLoss) {
     this.first = first;
     this.positions = positions.clone();
     this.converters = new SparkValues.Converter[positions.length];
     List<String> n = new ArrayList<>(positions.length);
     for (int i = 0; i < positions.length; i++) {
       StructField f = fields[first + i];
-      converters[i] = SparkValues.converter(f.name(), f.dataType());
+      converters[i] = SparkValues.converter(f.name(), f.dataType(), allowPrecisionLoss);
       n.add(f.name());
     }
     this.names = List.copyOf(n);
@@ -47,9 +55,14 @@ public final class CapturedValues {
 
   /** Every field from {@code first} to the end, read from the same position of the source row. */
   public static CapturedValues inOrder(StructField[] fields, int first) {
+    return inOrder(fields, first, false);
+  }
+
+  /** {@link #inOrder(StructField[], int)} with option {@code allowPrecisionLoss}. */
+  public static CapturedValues inOrder(StructField[] fields, int first, boolean allowPrecisionLoss) {
     int[] positions = new int[fields.length - first];
     Arrays.setAll(positions, i -> i);
-    return new CapturedValues(fields, first, positions);
+    return new CapturedValues(fields, first, positions, allowPrecisionLoss);
   }
 
   /** The captured fields' names, in schema order. */

@@ -22,14 +22,19 @@ import org.apache.spark.sql.connector.read.streaming.Offset;
  * read, like a "last fully included commit" watermark.
  *
  * <p>JSON (docs/decisions/0001-offset-format.md), written in this key order:
- * <pre>{"lsn": "0x0000002A000001F00003", "commit_ts": "2026-09-28T14:03:12.117", "v": 1, "source": "dbo.orders"}</pre>
+ * <pre>{"lsn": "0x0000002A000001F00003", "commit_ts": "2026-09-28T14:03:12.117", "v": 1, "source": "dbo.orders",
+ *  "capture_instance": "dbo_orders"}</pre>
  * <ul>
  *   <li>{@code lsn}: {@code 0x} + 20 uppercase hex digits;
  *   <li>{@code commit_ts}: UTC, ISO-8601 with exactly milliseconds, or {@code ""} when the LSN is
  *       no commit's (a decremented LSN, an explicit {@code startingLsn});
  *   <li>{@code v}: format version, absent in offsets of the Python reference (read as 1);
  *   <li>{@code source}: {@code schema.table} (lower case) the checkpoint follows; absent in the
- *       reference's offsets (then not checked).
+ *       reference's offsets (then not checked);
+ *   <li>{@code capture_instance}: the {@code captureInstance} option of the query that wrote it
+ *       (docs/decisions/0007-offset-capture-instance.md): a table renamed since (other
+ *       {@code source}) still resumes when this names the same capture instance; absent in the
+ *       reference's offsets and in offsets written before it was added.
  * </ul>
  * The Python reference's offsets ({@code {"lsn": ..., "commit_ts": ...}}) read exactly, so a
  * checkpoint it wrote resumes here.
@@ -44,16 +49,26 @@ public final class CdcOffset extends Offset implements Comparable<CdcOffset> {
   private final Lsn lsn;
   private final Instant commitTs;
   private final String source;
+  private final String captureInstance;
 
-  private CdcOffset(Lsn lsn, Instant commitTs, String source) {
+  private CdcOffset(Lsn lsn, Instant commitTs, String source, String captureInstance) {
     this.lsn = Objects.requireNonNull(lsn, "lsn");
     this.commitTs = commitTs == null ? null : commitTs.truncatedTo(ChronoUnit.MILLIS);
     this.source = source;
+    this.captureInstance = captureInstance;
   }
 
   /** An offset at {@code lsn}, committed at {@code commitTs} (UTC; null when unknown). */
   public static CdcOffset of(Lsn lsn, Instant commitTs, String source) {
-    return new CdcOffset(lsn, commitTs, source);
+    return new CdcOffset(lsn, commitTs, source, null);
+  }
+
+  /**
+   * An offset at {@code lsn}, committed at {@code commitTs} (UTC; null when unknown), of a query
+   * reading table {@code source} through capture instance option {@code captureInstance}.
+   */
+  public static CdcOffset of(Lsn lsn, Instant commitTs, String source, String captureInstance) {
+    return new CdcOffset(lsn, commitTs, source, captureInstance);
   }
 
   public Lsn lsn() {
@@ -70,6 +85,11 @@ public final class CdcOffset extends Offset implements Comparable<CdcOffset> {
     return Optional.ofNullable(source);
   }
 
+  /** The {@code captureInstance} option of the query that wrote it; empty in older offsets. */
+  public Optional<String> captureInstance() {
+    return Optional.ofNullable(captureInstance);
+  }
+
   /** {@code commit_ts} as the JSON holds it: ISO-8601 UTC with milliseconds, or "". */
   public String commitTsText() {
     return commitTs == null ? "" : MILLIS.format(LocalDateTime.ofInstant(commitTs, ZoneOffset.UTC));
@@ -83,6 +103,9 @@ public final class CdcOffset extends Offset implements Comparable<CdcOffset> {
     n.put("v", VERSION);
     if (source != null) {
       n.put("source", source);
+    }
+    if (captureInstance != null) {
+      n.put("capture_instance", captureInstance);
     }
     return n.toString();
   }
@@ -132,7 +155,9 @@ public final class CdcOffset extends Offset implements Comparable<CdcOffset> {
     }
     JsonNode src = n.get("source");
     String source = src == null || src.isNull() ? null : src.asText();
-    return new CdcOffset(lsn, commitTs, source);
+    JsonNode ci = n.get("capture_instance");
+    String captureInstance = ci == null || ci.isNull() ? null : ci.asText();
+    return new CdcOffset(lsn, commitTs, source, captureInstance);
   }
 
   private static Instant parseCommitTs(String json, String text) {
@@ -151,21 +176,27 @@ public final class CdcOffset extends Offset implements Comparable<CdcOffset> {
   }
 
   /**
-   * Checks that {@code next} does not move back from {@code previous}, and that both follow the
-   * same source when both name one.
+   * Checks that {@code next} does not move back from {@code previous}. (Their sources may differ:
+   * a renamed table; the stream checks the checkpoint's identity against the table it reads.)
    *
    * @throws io.mssqlcdc.errors.CdcStateException with both offsets in the message
    */
   public static void checkForward(CdcOffset previous, CdcOffset next) {
-    if (previous.source != null && next.source != null && !previous.source.equals(next.source)) {
-      throw CdcErrors.offsetOfAnotherSource(previous.source, next.source);
-    }
     if (next.lsn.isBefore(previous.lsn)) {
       throw CdcErrors.offsetMovedBackwards(previous.json(), next.json());
     }
   }
 
-  /** Checks the checkpoint's offset follows {@code configuredSource} (when it names a source). */
+  /** Whether this offset names no source, or {@code configuredSource} (ignoring case). */
+  public boolean isOfSource(String configuredSource) {
+    return source == null || configuredSource == null || source.equalsIgnoreCase(configuredSource);
+  }
+
+  /**
+   * Checks the checkpoint's offset follows {@code configuredSource} (when it names a source),
+   * strictly: a renamed table fails here (the stream allows it when {@link #captureInstance()}
+   * matches).
+   */
   public CdcOffset checkSource(String configuredSource) {
     if (source != null && configuredSource != null && !source.equalsIgnoreCase(configuredSource)) {
       throw CdcErrors.offsetOfAnotherSource(source, configuredSource);
@@ -183,12 +214,13 @@ public final class CdcOffset extends Offset implements Comparable<CdcOffset> {
     return o instanceof CdcOffset other
         && lsn.equals(other.lsn)
         && Objects.equals(commitTs, other.commitTs)
-        && Objects.equals(source, other.source);
+        && Objects.equals(source, other.source)
+        && Objects.equals(captureInstance, other.captureInstance);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(lsn, commitTs, source);
+    return Objects.hash(lsn, commitTs, source, captureInstance);
   }
 
   @Override

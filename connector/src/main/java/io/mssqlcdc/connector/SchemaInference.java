@@ -47,13 +47,37 @@ public final class SchemaInference {
     return new StructType(fields.toArray(new StructField[0]));
   }
 
+  private static final String COLUMNS_EXPECTED = "a Spark DDL column list such as 'order_id INT, status STRING'";
+
+  /**
+   * The {@code columns} option's schema.
+   *
+   * @throws io.mssqlcdc.errors.CdcConfigException naming the option, the value and what is
+   *     accepted: text Spark cannot parse (its {@code ParseException} is a checked exception in
+   *     Java's sense, not a {@code RuntimeException}), a name listed twice (ignoring case, as
+   *     columns are matched), a type the connector cannot cast captured values to
+   */
   static StructType declared(String ddl) {
+    StructType schema;
     try {
-      return StructType.fromDDL(ddl);
-    } catch (RuntimeException e) {
-      throw CdcErrors.invalidOption("columns", ddl, "a Spark DDL column list such as 'order_id INT, status STRING'",
+      schema = StructType.fromDDL(ddl);
+    } catch (Exception e) {
+      throw CdcErrors.invalidOption("columns", ddl, COLUMNS_EXPECTED,
           "Spark could not parse it: " + firstLine(e.getMessage()));
     }
+    if (schema.fields().length == 0) {
+      throw CdcErrors.invalidOption("columns", ddl, COLUMNS_EXPECTED, "It lists no column; omit it to infer them.");
+    }
+    Map<String, String> seen = new LinkedHashMap<>();
+    for (StructField f : schema.fields()) {
+      String earlier = seen.putIfAbsent(f.name().toLowerCase(Locale.ROOT), f.name());
+      if (earlier != null) {
+        throw CdcErrors.invalidOption("columns", ddl, COLUMNS_EXPECTED,
+            "'" + f.name() + "' is listed twice (names match ignoring case, as SQL Server's do).");
+      }
+      SparkValues.converter(f.name(), f.dataType()); // fails on a type values cannot be cast to
+    }
+    return schema;
   }
 
   static StructType inferred(CdcClient client, List<CaptureInstance> instances) {

@@ -2,6 +2,8 @@ package io.mssqlcdc.connector;
 
 import io.mssqlcdc.errors.CdcConfigException;
 import io.mssqlcdc.errors.CdcErrorCode;
+import io.mssqlcdc.errors.CdcErrors;
+import io.mssqlcdc.types.TemporalText;
 import java.io.Serializable;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -12,7 +14,6 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.HexFormat;
 import org.apache.spark.sql.types.BinaryType;
@@ -37,7 +38,10 @@ import org.apache.spark.unsafe.types.UTF8String;
  * representation of the declared column type (reference-behaviour §4.4: every value is cast to
  * the declared schema before Spark sees it). One {@link Converter} per column, chosen once per
  * partition. A value that cannot be cast (an overflow, text that is no number) fails naming the
- * column, its value and the declared type.
+ * column, its value and the declared type; so does one the type holds only rounded (2.5 into
+ * INT, 1.2345 into DECIMAL(18,2)), as the reference's safe cast does, unless the reader sets
+ * {@code allowPrecisionLoss}. Text times may be SQL Server's {@code datetimeoffset} form
+ * ({@code 2026-03-01 10:20:30.1234567 -03:00}).
  *
  * <p>Time values: {@code LocalDateTime} (datetime, datetime2) is a wall time, read as UTC by
  * {@code TIMESTAMP_NTZ} and {@code TIMESTAMP}; {@code OffsetDateTime} (datetimeoffset) and
@@ -54,27 +58,38 @@ public final class SparkValues {
     Object convert(Object v);
   }
 
-  /** The converter of values of {@code column} to {@code type}. */
+  /** The converter of values of {@code column} to {@code type}; a value that would lose digits fails. */
   public static Converter converter(String column, DataType type) {
-    Converter c = base(column, type);
+    return converter(column, type, false);
+  }
+
+  /**
+   * The converter of values of {@code column} to {@code type}.
+   *
+   * @param allowPrecisionLoss option {@code allowPrecisionLoss}: round a value with more
+   *     fractional digits than the type keeps (toward zero for integers, half up for decimals)
+   *     instead of failing; an overflow fails either way
+   */
+  public static Converter converter(String column, DataType type, boolean allowPrecisionLoss) {
+    Converter c = base(column, type, allowPrecisionLoss);
     return v -> v == null ? null : c.convert(v);
   }
 
-  private static Converter base(String column, DataType type) {
+  private static Converter base(String column, DataType type, boolean lossy) {
     if (type instanceof StringType) {
       return v -> UTF8String.fromString(text(v));
     }
     if (type instanceof IntegerType) {
-      return v -> (int) integral(column, type, v, Integer.MIN_VALUE, Integer.MAX_VALUE);
+      return v -> (int) integral(column, type, v, Integer.MIN_VALUE, Integer.MAX_VALUE, lossy);
     }
     if (type instanceof LongType) {
-      return v -> integral(column, type, v, Long.MIN_VALUE, Long.MAX_VALUE);
+      return v -> integral(column, type, v, Long.MIN_VALUE, Long.MAX_VALUE, lossy);
     }
     if (type instanceof ShortType) {
-      return v -> (short) integral(column, type, v, Short.MIN_VALUE, Short.MAX_VALUE);
+      return v -> (short) integral(column, type, v, Short.MIN_VALUE, Short.MAX_VALUE, lossy);
     }
     if (type instanceof ByteType) {
-      return v -> (byte) integral(column, type, v, Byte.MIN_VALUE, Byte.MAX_VALUE);
+      return v -> (byte) integral(column, type, v, Byte.MIN_VALUE, Byte.MAX_VALUE, lossy);
     }
     if (type instanceof BooleanType) {
       return v -> bool(column, type, v);
@@ -86,7 +101,7 @@ public final class SparkValues {
       return v -> number(column, type, v).floatValue();
     }
     if (type instanceof DecimalType d) {
-      return v -> decimal(column, d, v);
+      return v -> decimal(column, d, v, lossy);
     }
     if (type instanceof TimestampNTZType) {
       return v -> micros(column, type, v);
@@ -119,18 +134,25 @@ public final class SparkValues {
     return v.toString();
   }
 
-  private static long integral(String column, DataType type, Object v, long min, long max) {
+  private static long integral(String column, DataType type, Object v, long min, long max, boolean lossy) {
     long r;
     if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
       r = ((Number) v).longValue();
     } else if (v instanceof Boolean b) {
       r = b ? 1 : 0;
     } else {
+      if ((v instanceof Double d && !Double.isFinite(d)) || (v instanceof Float f && !Float.isFinite(f))) {
+        throw cannotCast(column, type, v);
+      }
       BigDecimal bd = v instanceof BigDecimal x ? x : bigDecimal(column, type, v);
+      BigDecimal whole = bd.setScale(0, RoundingMode.DOWN);
       try {
-        r = bd.setScale(0, RoundingMode.DOWN).longValueExact();
+        r = whole.longValueExact();
       } catch (ArithmeticException e) {
         throw cannotCast(column, type, v);
+      }
+      if (!lossy && whole.compareTo(bd) != 0 && r >= min && r <= max) {
+        throw CdcErrors.valueLosesPrecision(column, text(v), type.sql(), Long.toString(r));
       }
     }
     if (r < min || r > max) {
@@ -169,11 +191,17 @@ public final class SparkValues {
     }
   }
 
-  private static Decimal decimal(String column, DecimalType type, Object v) {
+  private static Decimal decimal(String column, DecimalType type, Object v, boolean lossy) {
+    if ((v instanceof Double d && !Double.isFinite(d)) || (v instanceof Float f && !Float.isFinite(f))) {
+      throw cannotCast(column, type, v);
+    }
     BigDecimal bd = bigDecimal(column, type, v);
     BigDecimal scaled = bd.setScale(type.scale(), RoundingMode.HALF_UP);
     if (scaled.precision() > type.precision()) {
       throw cannotCast(column, type, v);
+    }
+    if (!lossy && scaled.compareTo(bd) != 0) {
+      throw CdcErrors.valueLosesPrecision(column, text(v), type.sql(), scaled.toPlainString());
     }
     return Decimal.apply(scaled, type.precision(), type.scale());
   }
@@ -217,14 +245,11 @@ public final class SparkValues {
     return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1000);
   }
 
+  /** Text with an offset is that instant; without one, a wall time read as UTC ({@link TemporalText}). */
   private static Instant parseInstant(String column, DataType type, String s) {
-    String t = s.strip().replace(' ', 'T');
     try {
-      if (t.endsWith("Z") || t.matches(".*[+-]\\d\\d:\\d\\d$")) {
-        return OffsetDateTime.parse(t).toInstant();
-      }
-      return LocalDateTime.parse(t).toInstant(ZoneOffset.UTC);
-    } catch (DateTimeParseException e) {
+      return TemporalText.parse(s).instant();
+    } catch (java.time.DateTimeException e) {
       throw cannotCast(column, type, s);
     }
   }
@@ -240,7 +265,7 @@ public final class SparkValues {
     } else {
       try {
         d = LocalDate.parse(text(v).strip());
-      } catch (DateTimeParseException e) {
+      } catch (java.time.format.DateTimeParseException e) {
         throw cannotCast(column, type, v);
       }
     }
@@ -248,12 +273,6 @@ public final class SparkValues {
   }
 
   private static CdcConfigException cannotCast(String column, DataType type, Object v) {
-    String shown = text(v);
-    if (shown.length() > 80) {
-      shown = shown.substring(0, 77) + "...";
-    }
-    return new CdcConfigException(CdcErrorCode.VALUE_NOT_CASTABLE,
-        "Cannot cast the value '" + shown + "' of column '" + column + "' to its declared type " + type.sql()
-            + ": declare a type that holds it in 'columns' (or omit 'columns' to infer the type).");
+    return CdcErrors.valueNotCastable(column, text(v), type.sql());
   }
 }

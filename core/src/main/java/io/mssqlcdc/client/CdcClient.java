@@ -70,6 +70,16 @@ public interface CdcClient extends AutoCloseable {
    */
   Optional<Lsn> nthCommitAfter(Lsn after, int n);
 
+  /**
+   * How many {@code cdc.lsn_time_mapping} entries (commits and idle entries of the whole
+   * database) lie in {@code (after, upTo]}, counting no further than {@code limit}: a result of
+   * {@code limit} means "at least that many". One statement, whatever the count (a progress
+   * report's {@code pendingCommits}). 0 when {@code upTo} is not after {@code after}.
+   *
+   * @throws IllegalArgumentException when limit &lt; 1
+   */
+  long commitsBetween(Lsn after, Lsn upTo, int limit);
+
   // ---- capture instances and their metadata -------------------------------------------
 
   /**
@@ -141,6 +151,17 @@ public interface CdcClient extends AutoCloseable {
   RowCursor readTable(TableQuery query);
 
   // ---- clock and diagnostics ----------------------------------------------------------
+
+  /**
+   * With {@code sourceTimeZone=auto}, asks the server again which clock it keeps, on the open
+   * connection, and converts commit times with the answer from then on (servers before SQL
+   * Server 2022 can only tell today's UTC offset, which a daylight-saving change moves: the
+   * driver re-reads it before each batch with new commits, reference §9). A configured zone is
+   * kept and nothing is asked.
+   *
+   * @return {@link #sourceTimeZone()} after the refresh
+   */
+  String refreshSourceTimeZone();
 
   /**
    * The server clock the client converts commit times with: a Windows or IANA zone name

@@ -14,7 +14,7 @@ import java.time.Instant;
  * {@code Float} (real), {@code Double} (float), {@code java.math.BigDecimal} (decimal, numeric,
  * money), {@code java.time.LocalDate} (date), {@code java.time.LocalDateTime} (datetime,
  * datetime2, smalldatetime: as stored), {@code java.time.OffsetDateTime} (datetimeoffset),
- * {@code String} (character types, xml, time as {@code HH:mm:ss.fffffff}, uniqueidentifier in
+ * {@code String} (character types, xml, time as {@code HH:mm:ss.nnnnnnnnn}, uniqueidentifier in
  * upper case) and {@code byte[]} (binary types, rowversion).
  */
 public interface ChangeCursor extends AutoCloseable {

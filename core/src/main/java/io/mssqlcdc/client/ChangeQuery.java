@@ -11,7 +11,8 @@ import java.util.List;
  * @param captureInstance instance whose change table is read
  * @param from first LSN, inclusive
  * @param to last LSN, inclusive
- * @param columns captured columns to return, in this order; a column the instance does not
+ * @param columns captured columns to return, in this order, matched to the captured names as
+ *     {@link ColumnNames} says (exact, else ignoring case); a column the instance does not
  *     capture reads as NULL
  * @param includeCommandId whether to read {@code __$command_id} (servers whose change tables
  *     lack it need {@code false}; then {@link ChangeCursor#commandId()} is 0)

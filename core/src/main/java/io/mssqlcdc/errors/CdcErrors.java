@@ -1,8 +1,16 @@
 package io.mssqlcdc.errors;
 
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One factory method per error condition, so every message is written once, in one voice:
@@ -10,6 +18,99 @@ import java.util.Optional;
  */
 public final class CdcErrors {
   private CdcErrors() {}
+
+  // ---- recognising our errors behind Spark's wrapping -----------------------------------
+
+  private static final Pattern TAG = Pattern.compile("MSSQL_CDC-(\\d{3})(?!\\d)");
+
+  /**
+   * Whether {@code t} is, or was caused by, a {@link CdcDataLossException} (codes
+   * {@code MSSQL_CDC-2xx}): changes the stream needed are gone. Sees through Spark's wrapping
+   * (a {@code StreamingQueryException}, a {@code SparkException} whose cause is the task's
+   * exception, suppressed exceptions) and through boundaries that keep only the text: an
+   * exception from Py4J or Spark Connect whose message carries the {@code MSSQL_CDC-2xx} tag.
+   */
+  public static boolean isDataLoss(Throwable t) {
+    return hasFamily(t, CdcDataLossException.class, 2);
+  }
+
+  /**
+   * Whether {@code t} is, or was caused by, a {@link CdcSchemaChangedException} (codes
+   * {@code MSSQL_CDC-3xx}): the source's schema changed in a way the query must be restarted
+   * for. Sees through wrapping as {@link #isDataLoss} does.
+   */
+  public static boolean isSchemaChanged(Throwable t) {
+    return hasFamily(t, CdcSchemaChangedException.class, 3);
+  }
+
+  /**
+   * The code of the first of our errors in {@code t}'s chain: an exception of this library, or a
+   * message carrying an {@code MSSQL_CDC-<n>} tag (an error that crossed Py4J or Spark Connect).
+   */
+  public static Optional<CdcErrorCode> codeOf(Throwable t) {
+    for (Throwable c : chain(t)) {
+      if (c instanceof CdcError e) {
+        return Optional.of(e.code());
+      }
+      for (int n : tags(c)) {
+        for (CdcErrorCode code : CdcErrorCode.values()) {
+          if (code.number() == n) {
+            return Optional.of(code);
+          }
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static boolean hasFamily(Throwable t, Class<? extends Throwable> type, int family) {
+    for (Throwable c : chain(t)) {
+      if (type.isInstance(c) || (c instanceof CdcError e && e.code().number() / 100 == family)) {
+        return true;
+      }
+      for (int n : tags(c)) {
+        if (n / 100 == family) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** {@code t}, its causes and suppressed exceptions, breadth first, each once. */
+  private static List<Throwable> chain(Throwable t) {
+    Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+    List<Throwable> out = new ArrayList<>();
+    ArrayDeque<Throwable> todo = new ArrayDeque<>();
+    if (t != null) {
+      todo.add(t);
+    }
+    while (!todo.isEmpty()) {
+      Throwable c = todo.poll();
+      if (!seen.add(c)) {
+        continue;
+      }
+      out.add(c);
+      if (c.getCause() != null) {
+        todo.add(c.getCause());
+      }
+      todo.addAll(Arrays.asList(c.getSuppressed()));
+    }
+    return out;
+  }
+
+  /** The numbers of the {@code MSSQL_CDC-<n>} tags in {@code t}'s message. */
+  private static List<Integer> tags(Throwable t) {
+    List<Integer> out = new ArrayList<>();
+    String m = t.getMessage();
+    if (m != null) {
+      Matcher matcher = TAG.matcher(m);
+      while (matcher.find()) {
+        out.add(Integer.parseInt(matcher.group(1)));
+      }
+    }
+    return out;
+  }
 
   // ---- configuration -------------------------------------------------------------------
 
@@ -79,11 +180,32 @@ public final class CdcErrors {
   }
 
   public static CdcStateException offsetOfAnotherSource(String checkpointSource, String configuredSource) {
+    return offsetOfAnotherSource(checkpointSource, configuredSource, null, null);
+  }
+
+  /**
+   * As above, saying why it is no rename: the capture instance the checkpoint's offsets
+   * recorded ({@code checkpointInstance}, null when they record none) and the table it captures
+   * now ({@code itsTable}, null when it resolves to none).
+   */
+  public static CdcStateException offsetOfAnotherSource(
+      String checkpointSource, String configuredSource, String checkpointInstance, String itsTable) {
+    String why;
+    if (checkpointInstance == null) {
+      why = " (A renamed table resumes on its checkpoint when the offsets record their capture instance, which"
+          + " offsets of earlier releases do not.)";
+    } else if (itsTable == null) {
+      why = " (The checkpoint followed capture instance '" + printable(checkpointInstance) + "', which no longer"
+          + " exists, so a rename cannot be told from another table.)";
+    } else {
+      why = " (The checkpoint followed capture instance '" + printable(checkpointInstance) + "', which captures '"
+          + itsTable + "': it is not this table renamed.)";
+    }
     return new CdcStateException(
         CdcErrorCode.OFFSET_OF_ANOTHER_SOURCE,
         "The checkpoint's offsets belong to source '" + checkpointSource + "', but this query reads '"
             + configuredSource + "'. A checkpoint follows one table: use a new checkpointLocation for '"
-            + configuredSource + "'.");
+            + configuredSource + "'." + why);
   }
 
   public static CdcStateException offsetVersionTooNew(int found, int supported) {
@@ -330,5 +452,30 @@ public final class CdcErrors {
             + " @source_name = N'<table>', @capture_instance = N'" + printable(captureInstance).replace("'", "''")
             + "', @role_name = NULL, @supports_net_changes = 0; then GRANT SELECT ON cdc.["
             + printable(captureInstance) + "_CT] TO <user>; (see sql/permissions.sql).");
+  }
+
+  /** A value that its declared column type cannot hold at all (overflow, text that is no number). */
+  public static CdcConfigException valueNotCastable(String column, String value, String type) {
+    return new CdcConfigException(
+        CdcErrorCode.VALUE_NOT_CASTABLE,
+        "Cannot cast the value '" + shown(value) + "' of column '" + printable(column) + "' to its declared type "
+            + type + ": declare a type that holds it in 'columns' (or omit 'columns' to infer the type).");
+  }
+
+  /**
+   * A value its declared type holds only rounded or truncated (2.5 into INT, 1.2345 into
+   * DECIMAL(18,2)): fails like the reference's safe cast, unless {@code allowPrecisionLoss}.
+   */
+  public static CdcConfigException valueLosesPrecision(String column, String value, String type, String becomes) {
+    return new CdcConfigException(
+        CdcErrorCode.VALUE_NOT_CASTABLE,
+        "The value '" + shown(value) + "' of column '" + printable(column) + "' does not fit its declared type " + type
+            + " without losing digits (it would become " + becomes + "): declare a type that holds it in 'columns'"
+            + " (or omit 'columns' to infer the type), or set allowPrecisionLoss=true to round such values.");
+  }
+
+  private static String shown(String value) {
+    String s = printable(value);
+    return s.length() > 80 ? s.substring(0, 77) + "..." : s;
   }
 }

@@ -97,6 +97,13 @@ public final class CdcReaderOptions implements Serializable {
           + "capture instances, computed columns left out.",
       OptionSpec.Scope.BOTH, (n, v) -> OptionParsers.nonBlank(n, v,
           "a Spark DDL column list such as 'order_id INT, status STRING'", "omit it to infer the columns"));
+  public static final OptionSpec<Boolean> ALLOW_PRECISION_LOSS = spec(
+      "allowPrecisionLoss", "boolean", "`false`",
+      "A value that its type in `columns` holds only rounded (`2.5` into `INT`, `1.2345` into `DECIMAL(18,2)`) fails "
+          + "the read with `MSSQL_CDC-116` naming the column and the value, as the Python reference's safe cast does. "
+          + "`true` rounds such values instead (toward zero into integer types, half up into decimals). A value too "
+          + "large for the type fails either way.",
+      OptionSpec.Scope.BOTH, OptionParsers::bool);
   public static final OptionSpec<Boolean> INCLUDE_COMMAND_ID = spec(
       "includeCommandId", "boolean", "`true`",
       "Read `__$command_id` into `_command_id`; `false` drops the column (change tables of servers before the "
@@ -195,11 +202,27 @@ public final class CdcReaderOptions implements Serializable {
       "Key columns, e.g. `[\"order_id\"]`, that `snapshotChunks` bounds and the `numPartitions` key ranges apply to.",
       OptionSpec.Scope.SNAPSHOT, (n, v) -> v);
 
+  public static final OptionSpec<String> READ_ID = spec(
+      "readId", "string", "none",
+      "A name for this snapshot read, unique among the driver's reads (e.g. `orders-wave-3`): after the read, "
+          + "`SnapshotReports.forRead(readId)` on the driver holds its figures per partition (rows, seconds, bytes; "
+          + "with `snapshotChunks`, per chunk with `high_lsn`, the `max_lsn` read after the chunk). Without it, "
+          + "`SnapshotReports.forStamp(lsn)` finds the latest read of a stamp.",
+      OptionSpec.Scope.SNAPSHOT, (n, v) -> {
+        String id = OptionParsers.nonBlank(n, v, "a non-blank name of at most 200 characters", null).strip();
+        if (id.length() > 200) {
+          throw CdcErrors.invalidOption(n, CdcErrors.shorten(v, 60), "a non-blank name of at most 200 characters",
+              null);
+        }
+        return id;
+      });
+
   /** Every option, in documentation order. */
   public static final List<OptionSpec<?>> ALL = List.of(
       CAPTURE_INSTANCE, CONNECTION_STRING, BACKEND, FAKE_PATH, CONNECT_TIMEOUT, LOCK_TIMEOUT_MS, SOURCE_TIME_ZONE,
-      COLUMNS, INCLUDE_COMMAND_ID, STARTING_LSN, MAX_COMMITS_PER_BATCH, NUM_PARTITIONS, FETCH_SIZE,
-      FAIL_ON_DATA_LOSS, SCHEMA_CHANGE_POLICY, ISOLATION_LEVEL, SNAPSHOT_LSN, SNAPSHOT_CHUNKS, SNAPSHOT_KEYS);
+      COLUMNS, ALLOW_PRECISION_LOSS, INCLUDE_COMMAND_ID, STARTING_LSN, MAX_COMMITS_PER_BATCH, NUM_PARTITIONS, FETCH_SIZE,
+      FAIL_ON_DATA_LOSS, SCHEMA_CHANGE_POLICY, ISOLATION_LEVEL, SNAPSHOT_LSN, SNAPSHOT_CHUNKS, SNAPSHOT_KEYS,
+      READ_ID);
 
   /** Options of the Python reference this connector replaces with a JVM mechanism. */
   private static final Map<String, String> REMOVED = Map.of(
@@ -316,6 +339,10 @@ public final class CdcReaderOptions implements Serializable {
     return find(COLUMNS);
   }
 
+  public boolean allowPrecisionLoss() {
+    return get(ALLOW_PRECISION_LOSS, false);
+  }
+
   public boolean includeCommandId() {
     return get(INCLUDE_COMMAND_ID, true);
   }
@@ -360,6 +387,11 @@ public final class CdcReaderOptions implements Serializable {
 
   public Optional<String> snapshotKeys() {
     return find(SNAPSHOT_KEYS);
+  }
+
+  /** {@code readId}: the name a snapshot read's figures are registered under. */
+  public Optional<String> readId() {
+    return find(READ_ID);
   }
 
   /** Whether {@code sourceTimeZone} is {@code auto}: the driver's client detects the server clock. */

@@ -29,6 +29,8 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import java.util.function.Function;
 
 /**
@@ -46,6 +48,9 @@ public final class FakeCdcClient implements CdcClient {
   private final ZoneId zoneOverride;
   private Catalog catalog;
   private ZoneId zone;
+  private CommitTimes times;
+  private Catalog timesCatalog;
+  private ZoneId timesZone;
 
   private FakeCdcClient(FakeStore store, ZoneId zoneOverride) {
     this.store = store;
@@ -87,8 +92,19 @@ public final class FakeCdcClient implements CdcClient {
     return catalog;
   }
 
-  private Instant utc(MappingEntry e) {
-    return e.tranEndTime().atZone(zone).toInstant();
+  /** The commit times of {@code c} in the current zone, built once per catalog version and zone. */
+  private CommitTimes times(Catalog c) {
+    if (times == null || timesCatalog != c || !timesZone.equals(zone)) {
+      times = new CommitTimes(c.mapping, zone);
+      timesCatalog = c;
+      timesZone = zone;
+    }
+    return times;
+  }
+
+  /** UTC commit time of mapping entry {@code index} of {@code c}, as SqlCdcClient converts it (fall-back corrected). */
+  private Instant utc(Catalog c, int index) {
+    return times(c).utc(index);
   }
 
   // ---- LSNs and commit times ------------------------------------------------------------------
@@ -122,22 +138,25 @@ public final class FakeCdcClient implements CdcClient {
     Catalog c = catalog();
     int i = c.firstAtOrAfter(lsn);
     if (i < c.mapping.size() && c.mapping.get(i).lsn().equals(lsn)) {
-      return Optional.of(utc(c.mapping.get(i)));
+      return Optional.of(utc(c, i));
     }
     return Optional.empty();
   }
 
   @Override
   public Optional<Instant> commitTimeAtOrBefore(Lsn lsn) {
-    return entryAtOrBefore(catalog(), lsn).map(this::utc);
+    Catalog c = catalog();
+    int i = entryAtOrBefore(c, lsn);
+    return i < 0 ? Optional.empty() : Optional.of(utc(c, i));
   }
 
-  private static Optional<MappingEntry> entryAtOrBefore(Catalog c, Lsn lsn) {
+  /** Index of the last mapping entry at or before {@code lsn}, or -1. */
+  private static int entryAtOrBefore(Catalog c, Lsn lsn) {
     int i = c.firstAtOrAfter(lsn);
     if (i < c.mapping.size() && c.mapping.get(i).lsn().equals(lsn)) {
-      return Optional.of(c.mapping.get(i));
+      return i;
     }
-    return i == 0 ? Optional.empty() : Optional.of(c.mapping.get(i - 1));
+    return i - 1;
   }
 
   @Override
@@ -152,6 +171,23 @@ public final class FakeCdcClient implements CdcClient {
     }
     int index = (int) Math.min((long) first + n - 1, c.mapping.size() - 1);
     return Optional.of(c.mapping.get(index).lsn());
+  }
+
+  @Override
+  public long commitsBetween(Lsn after, Lsn upTo, int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("commitsBetween: limit must be at least 1, not " + limit + ".");
+    }
+    if (!upTo.isAfter(after)) {
+      return 0;
+    }
+    Catalog c = catalog();
+    int first = c.firstAtOrAfter(after.increment());
+    int end = c.firstAtOrAfter(upTo); // then past upTo itself when it is an entry
+    if (end < c.mapping.size() && c.mapping.get(end).lsn().equals(upTo)) {
+      end++;
+    }
+    return Math.min(limit, Math.max(0, end - first));
   }
 
   // ---- capture instances ----------------------------------------------------------------------
@@ -187,8 +223,13 @@ public final class FakeCdcClient implements CdcClient {
         .filter(d -> d.lsn().isAfter(after) && !d.lsn().isAfter(to))
         .sorted((a, b) -> a.lsn().compareTo(b.lsn()))
         .forEach(d -> out.add(new DdlEvent(i.name, d.lsn(), d.command(),
-            entryAtOrBefore(c, d.lsn()).map(this::utc).orElse(null))));
+            timeAtOrBefore(c, d.lsn()))));
     return out;
+  }
+
+  private Instant timeAtOrBefore(Catalog c, Lsn lsn) {
+    int i = entryAtOrBefore(c, lsn);
+    return i < 0 ? null : utc(c, i);
   }
 
   // ---- change rows ----------------------------------------------------------------------------
@@ -214,12 +255,12 @@ public final class FakeCdcClient implements CdcClient {
     Catalog c = catalog();
     InstanceState i = InstanceResolver.require(c, query.captureInstance());
     List<SegmentRef> segs = segments(i, query.from(), query.to());
-    List<Instant> times = new ArrayList<>(segs.size());
+    List<Instant> commitTimes = new ArrayList<>(segs.size());
     for (SegmentRef s : segs) {
       int k = c.firstAtOrAfter(s.commitLsn());
-      times.add(k < c.mapping.size() && c.mapping.get(k).lsn().equals(s.commitLsn()) ? utc(c.mapping.get(k)) : null);
+      commitTimes.add(k < c.mapping.size() && c.mapping.get(k).lsn().equals(s.commitLsn()) ? utc(c, k) : null);
     }
-    return new FakeChangeCursor(store, segs, times, query.columns(), query.includeCommandId());
+    return new FakeChangeCursor(store, segs, commitTimes, query.columns(), query.includeCommandId());
   }
 
   // ---- the source table -----------------------------------------------------------------------
@@ -285,6 +326,15 @@ public final class FakeCdcClient implements CdcClient {
 
   // ---- clock ----------------------------------------------------------------------------------
 
+  /** Re-reads the database's server zone (unless a zone was given); the fake's clock never needs asking. */
+  @Override
+  public String refreshSourceTimeZone() {
+    Catalog c = store.load();
+    catalog = c;
+    zone = zoneOverride != null ? zoneOverride : ZoneId.of(c.zone);
+    return sourceTimeZone();
+  }
+
   @Override
   public String sourceTimeZone() {
     return zoneOverride != null ? zoneOverride.getId() : catalog().zone;
@@ -294,6 +344,26 @@ public final class FakeCdcClient implements CdcClient {
   @Override
   public void preflight(String captureInstance) {
     minLsn(captureInstance);
+  }
+
+  /**
+   * The fake's {@code SELECT 1}: one round trip to the store (the read of its {@code CURRENT}
+   * file every call makes first), timed.
+   */
+  @Override
+  public OptionalDouble pingMillis() {
+    long t0 = System.nanoTime();
+    store.currentVersion();
+    return OptionalDouble.of((System.nanoTime() - t0) / 1e6);
+  }
+
+  /**
+   * Always 0: the fake has no network, so its sessions never wait on {@code ASYNC_NETWORK_IO}
+   * (SQL Server returns no row, read as 0, for a session that never waited).
+   */
+  @Override
+  public OptionalLong networkWaitMillis() {
+    return OptionalLong.of(0);
   }
 
   @Override

@@ -147,6 +147,27 @@ public final class FakeCdcDatabase implements AutoCloseable {
     return new TableHandle(schema + "." + table);
   }
 
+  /**
+   * {@code sp_rename} or {@code ALTER SCHEMA <newSchema> TRANSFER}: the table keeps its rows,
+   * columns and capture instances (under their names, still capturing), which report the new
+   * name from now on, as SQL Server's metadata does (it follows the object id). Like SQL Server,
+   * no DDL history is recorded for it.
+   */
+  public void renameTable(String table, String newSchema, String newName) {
+    Identifiers.name("schema", newSchema);
+    Identifiers.name("table", newName);
+    write(c -> {
+      TableState t = table(c, table);
+      Optional<TableState> clash = c.table(newSchema + "." + newName);
+      if (clash.isPresent() && clash.get() != t) {
+        throw FakeErrors.tableExists(newSchema + "." + newName);
+      }
+      t.schema = newSchema;
+      t.name = newName;
+      return null;
+    });
+  }
+
   /** A created table, to declare its unique key. */
   public final class TableHandle {
     private final String table;
@@ -402,10 +423,21 @@ public final class FakeCdcDatabase implements AutoCloseable {
     c.trash.removeAll(old);
   }
 
+  /**
+   * The writer clock's time on the server clock, truncated to ms. Never before the last entry in
+   * UTC: a clock that went back keeps the last entry's time. A fall-back does set the server-local
+   * time back, as SQL Server's {@code tran_end_time} goes back then.
+   */
   private LocalDateTime now(Catalog c) {
-    LocalDateTime t = LocalDateTime.now(clock.withZone(ZoneId.of(c.zone))).truncatedTo(ChronoUnit.MILLIS);
+    ZoneId zone = ZoneId.of(c.zone);
+    java.time.Instant instant = clock.instant();
+    LocalDateTime t = LocalDateTime.ofInstant(instant, zone).truncatedTo(ChronoUnit.MILLIS);
     Optional<MappingEntry> last = c.lastEntry();
-    return last.isPresent() && last.get().tranEndTime().isAfter(t) ? last.get().tranEndTime() : t;
+    if (last.isPresent() && last.get().tranEndTime().isAfter(t)
+        && new CommitTimes(c.mapping, zone).utc(c.mapping.size() - 1).isAfter(instant)) {
+      return last.get().tranEndTime();
+    }
+    return t;
   }
 
   private static TableState table(Catalog c, String table) {

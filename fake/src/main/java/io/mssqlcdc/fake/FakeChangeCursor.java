@@ -1,6 +1,7 @@
 package io.mssqlcdc.fake;
 
 import io.mssqlcdc.client.ChangeCursor;
+import io.mssqlcdc.client.ColumnNames;
 import io.mssqlcdc.fake.Catalog.SegmentRef;
 import io.mssqlcdc.lsn.Lsn;
 import java.io.IOException;
@@ -30,6 +31,8 @@ final class FakeChangeCursor implements ChangeCursor {
   private FastInput in;
   private int rowsLeft;
   private int[] target;
+  /** For each requested column, the requested index its value is held under (itself, or an earlier duplicate). */
+  private final int[] alias;
   private Lsn startLsn;
   private Instant commitTime;
 
@@ -51,6 +54,7 @@ final class FakeChangeCursor implements ChangeCursor {
     this.requested = requested;
     this.includeCommandId = includeCommandId;
     this.values = new Object[requested.size()];
+    this.alias = new int[requested.size()];
   }
 
   @Override
@@ -129,12 +133,11 @@ final class FakeChangeCursor implements ChangeCursor {
           throw FakeErrors.corrupt(file, "not a change segment (bad magic number)");
         }
         int cols = in.readInt();
-        target = new int[cols];
         String[] names = new String[cols];
         for (int j = 0; j < cols; j++) {
           names[j] = readUtf(in);
-          target[j] = indexOf(names[j]);
         }
+        mapColumns(names);
         rowsLeft = in.readInt();
         java.util.Arrays.fill(values, null); // requested columns this segment lacks read as NULL
         if (DecodedSegments.cacheable(rowsLeft)) {
@@ -180,11 +183,7 @@ final class FakeChangeCursor implements ChangeCursor {
 
   /** Serves the segment {@code ref} from {@link #decoded}; {@link #target} maps its columns. */
   private void openDecoded(SegmentRef ref) {
-    String[] names = decoded.columns();
-    target = new int[names.length];
-    for (int j = 0; j < names.length; j++) {
-      target[j] = indexOf(names[j]);
-    }
+    mapColumns(decoded.columns());
     java.util.Arrays.fill(values, null);
     decodedRow = 0;
     rowsLeft = decoded.rows();
@@ -192,13 +191,25 @@ final class FakeChangeCursor implements ChangeCursor {
     commitTime = commitTimes.get(segmentIndex);
   }
 
-  private int indexOf(String column) {
-    for (int i = 0; i < requested.size(); i++) {
-      if (requested.get(i).equalsIgnoreCase(column)) {
-        return i;
+  /**
+   * Maps the segment's columns {@code names} (SQL Server's spelling) to the requested ones: each
+   * requested name finds its column as {@link ColumnNames} says (exact, else ignoring case), as
+   * {@code SqlCdcClient} does; a column requested twice is decoded once and {@link #alias}ed.
+   */
+  private void mapColumns(String[] names) {
+    target = new int[names.length];
+    java.util.Arrays.fill(target, -1);
+    for (int i = 0; i < alias.length; i++) {
+      alias[i] = i;
+      int k = ColumnNames.indexOf(requested.get(i), names);
+      if (k >= 0) {
+        if (target[k] < 0) {
+          target[k] = i;
+        } else {
+          alias[i] = target[k];
+        }
       }
     }
-    return -1;
   }
 
   private static String readUtf(FastInput in) {
@@ -243,7 +254,7 @@ final class FakeChangeCursor implements ChangeCursor {
 
   @Override
   public Object value(int i) {
-    return values[i];
+    return values[alias[i]];
   }
 
   @Override

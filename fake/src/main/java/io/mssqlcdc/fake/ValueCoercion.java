@@ -5,13 +5,11 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
-import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
@@ -30,8 +28,6 @@ final class ValueCoercion {
       "nvarchar", "text", "ntext", "xml", "uniqueidentifier", "binary", "varbinary", "image", "rowversion",
       "timestamp");
 
-  private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSSSSSS", Locale.ROOT);
-
   /** Thrown by the converters; {@link #coerce} adds table, column and type. */
   private static final class Misfit extends RuntimeException {
     Misfit(String reason) {
@@ -45,7 +41,7 @@ final class ValueCoercion {
     }
     try {
       return convert(type, value);
-    } catch (Misfit | ArithmeticException | DateTimeParseException | IllegalArgumentException e) {
+    } catch (Misfit | ArithmeticException | DateTimeException | IllegalArgumentException e) {
       throw FakeErrors.valueDoesNotFit(table, column, type.declaration(), value, e.getMessage());
     }
   }
@@ -66,7 +62,7 @@ final class ValueCoercion {
       case "datetime", "smalldatetime" -> dateTime(v, 3);
       case "datetime2" -> dateTime(v, type.datetimePrecision() < 0 ? 7 : type.datetimePrecision());
       case "datetimeoffset" -> offsetDateTime(v, type.datetimePrecision() < 0 ? 7 : type.datetimePrecision());
-      case "time" -> time(v);
+      case "time" -> time(v, type.datetimePrecision() < 0 ? 7 : type.datetimePrecision());
       case "char", "varchar", "nchar", "nvarchar", "text", "ntext", "xml" -> string(v, type.maxLength());
       case "uniqueidentifier" -> guid(v);
       case "binary", "varbinary", "image", "rowversion", "timestamp" -> bytes(v, type.maxLength());
@@ -148,7 +144,7 @@ final class ValueCoercion {
     if (v instanceof LocalDateTime l) {
       t = l;
     } else if (v instanceof String s) {
-      t = LocalDateTime.parse(s.strip().replace(' ', 'T'));
+      t = io.mssqlcdc.types.TemporalText.localDateTime(s);
     } else if (v instanceof LocalDate d) {
       t = d.atStartOfDay();
     } else {
@@ -167,14 +163,15 @@ final class ValueCoercion {
     if (v instanceof OffsetDateTime o) {
       t = o;
     } else if (v instanceof String s) {
-      t = OffsetDateTime.parse(s.strip().replace(' ', 'T'));
+      t = io.mssqlcdc.types.TemporalText.offsetDateTime(s);
     } else {
       throw new Misfit("expected an OffsetDateTime");
     }
     return OffsetDateTime.of(truncate(t.toLocalDateTime(), digits), t.getOffset());
   }
 
-  private static String time(Object v) {
+  /** SQL Server's {@code time(n)} keeps n fractional digits; the text has nine (TemporalText#time). */
+  private static String time(Object v, int digits) {
     LocalTime t;
     if (v instanceof LocalTime l) {
       t = l;
@@ -183,7 +180,8 @@ final class ValueCoercion {
     } else {
       throw new Misfit("expected a LocalTime or HH:mm:ss[.fffffff] text");
     }
-    return t.truncatedTo(ChronoUnit.NANOS).format(TIME);
+    long unit = (long) Math.pow(10, 9 - digits);
+    return io.mssqlcdc.types.TemporalText.time(t.withNano((int) (t.getNano() / unit * unit)));
   }
 
   private static String string(Object v, int maxLength) {

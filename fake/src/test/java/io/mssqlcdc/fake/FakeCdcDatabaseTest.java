@@ -116,6 +116,23 @@ class FakeCdcDatabaseTest {
   }
 
   @Test
+  void theServerClockFallsBackWithItsZoneButNotWhenTheClockItselfGoesBack() {
+    // SQL Server's tran_end_time is the server's local time: at a fall-back it repeats an hour.
+    db.serverTimeZone("America/New_York");
+    db.enableCdc("dbo", "orders");
+    db.clock(java.time.Clock.fixed(Instant.parse("2026-11-01T05:55:00Z"), java.time.ZoneOffset.UTC));
+    Lsn firstPass = db.commit(tx -> tx.insert("orders", row("order_id", 1)));
+    db.clock(java.time.Clock.fixed(Instant.parse("2026-11-01T06:05:00Z"), java.time.ZoneOffset.UTC));
+    Lsn secondPass = db.commit(tx -> tx.insert("orders", row("order_id", 2)));
+    db.clock(java.time.Clock.fixed(Instant.parse("2026-11-01T06:04:00Z"), java.time.ZoneOffset.UTC));
+    Lsn clockBack = db.commit(tx -> tx.insert("orders", row("order_id", 3)));
+    assertThat(rows("dbo_orders", firstPass, clockBack, "order_id")).hasSize(3);
+    assertThat(client.commitTime(firstPass)).contains(Instant.parse("2026-11-01T05:55:00Z"));
+    assertThat(client.commitTime(secondPass)).as("01:05 EST, not EDT").contains(Instant.parse("2026-11-01T06:05:00Z"));
+    assertThat(client.commitTime(clockBack)).as("kept at the last entry's time").contains(Instant.parse("2026-11-01T06:05:00Z"));
+  }
+
+  @Test
   void theDefaultClockIsUtcAndNeverGoesBackwards() {
     assertThat(client.sourceTimeZone()).isEqualTo("UTC");
     Lsn a = db.idleAt(LocalDateTime.now().plusYears(1));
@@ -144,7 +161,7 @@ class FakeCdcDatabaseTest {
     assertThat(r[8]).isEqualTo(LocalDate.parse("2026-01-02"));
     assertThat(r[9]).isEqualTo(LocalDateTime.parse("2026-01-02T03:04:05.123"));
     assertThat(r[10]).isEqualTo(OffsetDateTime.parse("2026-01-02T03:04:05.12+02:00"));
-    assertThat(r[11]).isEqualTo("10:11:12.5000000");
+    assertThat(r[11]).as("the reference's form, docs/decisions/0004").isEqualTo("10:11:12.500000000");
     assertThat(r[12]).isEqualTo("6F9619FF-8B86-D011-B42D-00C04FC964FF");
     assertThat(r[13]).isEqualTo(new byte[] {1, 2});
     assertThat(r[14]).isEqualTo(1.5f);

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
@@ -19,6 +20,7 @@ public final class FakeContractHistory implements ContractHistory {
   private final Path dir;
   private final FakeCdcDatabase db;
   private final FakeCdcClient client;
+  private final List<FakeCdcClient> others = new java.util.ArrayList<>();
 
   public FakeContractHistory() {
     try {
@@ -55,6 +57,27 @@ public final class FakeContractHistory implements ContractHistory {
   }
 
   @Override
+  public Lsn commitAt(String table, List<RowOp> ops, LocalDateTime serverTime) {
+    String t = "dbo." + table;
+    return db.commitAt(serverTime, tx -> {
+      for (RowOp op : ops) {
+        switch (op.kind()) {
+          case INSERT -> tx.insert(t, row("id", op.id(), "name", op.name(), "amount", op.amount()));
+          case UPDATE -> tx.update(t, row("id", op.id(), "name", op.name(), "amount", op.amount()));
+          case DELETE -> tx.delete(t, key(op.id()));
+        }
+      }
+    });
+  }
+
+  @Override
+  public CdcClient clientWithClock(String ianaZone) {
+    FakeCdcClient c = FakeCdcClient.open(dir, ianaZone);
+    others.add(c);
+    return c;
+  }
+
+  @Override
   public void addCaptureInstance(String table, String name, List<String> columns) {
     db.enableCdc("dbo", table, name, columns.toArray(String[]::new));
   }
@@ -72,6 +95,7 @@ public final class FakeContractHistory implements ContractHistory {
   @Override
   public void close() {
     client.close();
+    others.forEach(FakeCdcClient::close);
     db.close();
     try (Stream<Path> files = Files.walk(dir)) {
       files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

@@ -34,10 +34,15 @@ class LeastPrivilegeIT {
       try (SqlCdcClient reader = SqlCdcClient.open(CdcReaderOptions.parse(
           Map.of("captureInstance", ci, "connectionString", server.urlAs(login, password)), CdcReaderOptions.Reader.STREAM))) {
         // metadata and LSN functions need no grant beyond the source table
-        assertThat(reader.captureInstances(ci)).isNotEmpty();
-        assertThat(reader.minLsn(ci)).isNotNull();
-        assertThat(reader.maxLsn()).isPresent();
-        assertThat(reader.commitTime(lsn)).isPresent();
+        assertThat(reader.captureInstances(ci)).singleElement().satisfies(i -> {
+          assertThat(i.name()).isEqualTo(ci);
+          assertThat(i.tableIdentity()).isEqualToIgnoringCase("dbo." + table);
+        });
+        assertThat(reader.minLsn(ci)).isEqualTo(Lsn.parse(
+            server.scalar("SELECT CONVERT(varchar(22), sys.fn_cdc_get_min_lsn(?), 1)", ci)));
+        assertThat(reader.maxLsn()).hasValueSatisfying(max -> assertThat(max).isGreaterThanOrEqualTo(lsn));
+        assertThat(reader.commitTime(lsn)).as("what a sysadmin's client reads").isEqualTo(admin.client().commitTime(lsn))
+            .isPresent();
         assertThatThrownBy(() -> ItTables.readAll(reader, ci, lsn, lsn, List.of("id"), true))
             .isInstanceOf(CdcPermissionException.class)
             .hasMessageContaining("GRANT SELECT ON cdc.[" + ci + "_CT] TO [" + login + "];")

@@ -12,13 +12,16 @@ import io.mssqlcdc.client.SplitPoint;
 import io.mssqlcdc.client.TableQuery;
 import io.mssqlcdc.client.TableRef;
 import io.mssqlcdc.client.contract.ContractHistory.RowOp;
+import io.mssqlcdc.client.jdbc.SqlCdcClient;
 import io.mssqlcdc.errors.CdcConfigException;
 import io.mssqlcdc.lsn.Lsn;
+import io.mssqlcdc.options.CdcReaderOptions;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -139,11 +142,45 @@ class SqlCdcClientIT {
         .hasMessageContaining("EXEC sys.sp_cdc_enable_table");
   }
 
+  /**
+   * The detected zone is the server's own answer, asked once: after the client's login is
+   * disabled and its sessions killed, the client still reports it (asking again would fail).
+   */
   @Test
   void timeZoneIsDetectedOnce() {
-    assertThat(history.client().sourceTimeZone()).isNotBlank();
+    String expected = serverClock();
+    String login = ItTables.unique("tz_reader");
+    String password = "It-" + Long.toHexString(System.nanoTime()) + "-Aa1!";
+    server.exec("CREATE LOGIN [" + login + "] WITH PASSWORD = N'" + password + "', CHECK_POLICY = OFF");
+    server.exec("CREATE USER [" + login + "] FOR LOGIN [" + login + "]");
+    try (SqlCdcClient c = SqlCdcClient.open(CdcReaderOptions.parse(Map.of("captureInstance", "dbo_any",
+        "connectionString", server.urlAs(login, password)), CdcReaderOptions.Reader.STREAM))) {
+      assertThat(c.sourceTimeZone()).isEqualTo(expected);
+      server.exec("ALTER LOGIN [" + login + "] DISABLE");
+      server.exec("DECLARE @kill nvarchar(max) = N''; SELECT @kill += N'KILL ' + CAST(session_id AS nvarchar(10)) + N';'"
+          + " FROM sys.dm_exec_sessions WHERE login_name = ?; EXEC (@kill);", login);
+      assertThat(c.sourceTimeZone()).as("not asked again").isEqualTo(expected);
+    } finally {
+      server.exec("DECLARE @kill nvarchar(max) = N''; SELECT @kill += N'KILL ' + CAST(session_id AS nvarchar(10)) + N';'"
+          + " FROM sys.dm_exec_sessions WHERE login_name = ?; EXEC (@kill);", login);
+      server.exec("DROP USER [" + login + "]");
+      server.exec("DROP LOGIN [" + login + "]");
+    }
     assertThat(history.client().pingMillis()).isPresent();
     assertThat(history.client().networkWaitMillis()).isPresent();
     assertThat(Duration.ofMillis((long) history.client().pingMillis().getAsDouble())).isLessThan(Duration.ofSeconds(5));
+  }
+
+  /** What the server says its clock is, as the sourceTimeZone option spells it. */
+  private String serverClock() {
+    boolean named = "1".equals(server.scalar("SELECT CASE WHEN CAST(SERVERPROPERTY('ProductMajorVersion') AS int) >= 16"
+        + " OR CAST(SERVERPROPERTY('EngineEdition') AS int) IN (5, 8) THEN 1 ELSE 0 END"));
+    if (named) {
+      String zone = server.scalar("SELECT CURRENT_TIMEZONE_ID()");
+      return zone.equalsIgnoreCase("Coordinated Universal Time") || zone.equalsIgnoreCase("UTC") ? "UTC" : zone;
+    }
+    int minutes = Integer.parseInt(server.scalar("SELECT DATEPART(TZOFFSET, SYSDATETIMEOFFSET())").strip());
+    return minutes == 0 ? "UTC" : String.format(java.util.Locale.ROOT, "UTC%s%02d:%02d", minutes < 0 ? "-" : "+",
+        Math.abs(minutes) / 60, Math.abs(minutes) % 60);
   }
 }

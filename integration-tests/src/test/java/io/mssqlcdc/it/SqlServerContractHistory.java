@@ -12,6 +12,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Map;
 
@@ -26,6 +27,9 @@ public final class SqlServerContractHistory implements ContractHistory {
 
   private final ItServer server;
   private final SqlCdcClient client;
+  private final List<SqlCdcClient> others = new java.util.ArrayList<>();
+  /** The last commit {@link #commitAt} rewrote. */
+  private Lsn lastScripted;
 
   public SqlServerContractHistory(ItServer server) {
     this.server = server;
@@ -94,6 +98,41 @@ public final class SqlServerContractHistory implements ContractHistory {
     }
   }
 
+  /**
+   * Commits, then rewrites {@code tran_end_time} of the commit's mapping entry, and of the idle
+   * entries since the previous {@code commitAt}, to {@code serverTime} (a sysadmin may update
+   * {@code cdc.lsn_time_mapping}; capture only ever adds entries).
+   */
+  @Override
+  public Lsn commitAt(String table, List<RowOp> ops, LocalDateTime serverTime) {
+    Lsn lsn = commit(table, ops);
+    Lsn from = lastScripted != null && lastScripted.isBefore(lsn) ? lastScripted : client.decrementLsn(lsn);
+    server.exec("UPDATE cdc.lsn_time_mapping SET tran_end_time = CONVERT(datetime, ?, 126)"
+        + " WHERE start_lsn > CONVERT(binary(10), ?, 1) AND start_lsn <= CONVERT(binary(10), ?, 1)",
+        serverTime.toString(), from.hex(), lsn.hex());
+    lastScripted = lsn;
+    return lsn;
+  }
+
+  @Override
+  public CdcClient clientWithClock(String ianaZone) {
+    String windows = WINDOWS_ZONES.get(ianaZone);
+    if (windows == null) {
+      throw new IllegalArgumentException("No Windows zone name known here for " + ianaZone + ": add it to WINDOWS_ZONES");
+    }
+    SqlCdcClient c = SqlCdcClient.open(CdcReaderOptions.parse(Map.of("captureInstance", "dbo_any",
+        "connectionString", server.url(), "sourceTimeZone", windows), CdcReaderOptions.Reader.STREAM));
+    others.add(c);
+    return c;
+  }
+
+  /** IANA id → the Windows name SQL Server's AT TIME ZONE takes (sys.time_zone_info). */
+  static final Map<String, String> WINDOWS_ZONES = Map.of(
+      "America/New_York", "Eastern Standard Time",
+      "America/Sao_Paulo", "E. South America Standard Time",
+      "Europe/Berlin", "W. Europe Standard Time",
+      "UTC", "UTC");
+
   @Override
   public void addCaptureInstance(String table, String name, List<String> columns) {
     server.exec("EXEC sys.sp_cdc_enable_table @source_schema = N'dbo', @source_name = ?, @role_name = NULL,"
@@ -117,6 +156,7 @@ public final class SqlServerContractHistory implements ContractHistory {
   @Override
   public void close() {
     client.close();
+    others.forEach(SqlCdcClient::close);
   }
 
   private String lastChange(String ci) {

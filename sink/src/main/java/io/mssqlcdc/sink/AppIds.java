@@ -6,7 +6,7 @@ import java.io.Serializable;
 import java.util.Objects;
 
 /**
- * The idempotency keys of one stream (docs/decisions/0004-txn-app-ids.md, reference-behaviour
+ * The idempotency keys of one stream (docs/decisions/0005-txn-app-ids.md, reference-behaviour
  * §3.1 and §33 point 1). Two kinds, never mixed:
  *
  * <ul>

@@ -65,6 +65,7 @@ final class BatchFactsRows {
         .set(DELETES, 0L).set(INSERTS, 0L).set(UPDATES, 0L)
         .set(STARTED_AT, startedAt)
         .set(EVENT, e.kind().label())
+        .set(LOST_FROM_TS, e.lostFromTs()).set(LOST_TO_TS, e.lostToTs())
         .set(DETAIL, e.detail())
         .set(TARGET, target);
   }

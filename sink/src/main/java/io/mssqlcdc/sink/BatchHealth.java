@@ -41,16 +41,20 @@ public record BatchHealth(
   /** The figures of {@code report}. */
   public static BatchHealth from(BatchReport report) {
     return new BatchHealth(
-        null,
-        report.readMillis() / 1000.0,
-        report.bytesRead() / 1e6,
-        null,
-        null,
-        null,
-        null,
-        report.endOffset().lsn(),
-        report.endOffset().commitTs().orElse(null),
+        box(report.sourceRttMs()),
+        box(report.readSeconds()),
+        box(report.readMb()),
+        report.networkWaitMs().isPresent() ? report.networkWaitMs().getAsLong() : null,
+        report.retentionWatermark().orElse(null),
+        report.sourceMaxCommitTs().orElse(null),
+        box(report.captureLagSeconds()),
+        report.endLsn(),
+        report.endCommitTs().orElse(null),
         report.events(),
-        List.of());
+        report.warnings());
+  }
+
+  private static Double box(java.util.OptionalDouble d) {
+    return d.isPresent() ? d.getAsDouble() : null;
   }
 }

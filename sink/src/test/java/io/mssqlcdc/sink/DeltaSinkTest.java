@@ -77,6 +77,13 @@ class DeltaSinkTest {
     return DeltaSink.builder().target(bronze).appId(appId).factsTable(facts).build();
   }
 
+  private Lsn firstCommit() {
+    try (var c = db.client().changes(new ChangeQuery("dbo_orders", Lsn.ZERO, Lsn.MAX, List.of(), true, 1000))) {
+      c.next();
+      return c.startLsn();
+    }
+  }
+
   /** The change rows the fake holds: (start_lsn, seqval, operation) of each. */
   private Set<List<Object>> sourceChanges() {
     Set<List<Object>> all = new HashSet<>();
@@ -99,6 +106,9 @@ class DeltaSinkTest {
   @Test
   void everyChangeOnceAndOneFactsRowPerBatch() throws Exception {
     history(1, 6);
+    // A running CDC database has had cleanup: min_lsn is then a commit's, whose time is the watermark
+    // (a just-enabled instance's start LSN is no commit's, and its watermark is NULL, as in the reference).
+    db.cleanup("dbo_orders", firstCommit());
     run(sink("orders"), tmp.resolve("ckpt"), "maxCommitsPerBatch", "3");
 
     List<List<Object>> rows = bronzeChanges();
@@ -115,9 +125,18 @@ class DeltaSinkTest {
       assertThat((Long) b.getAs("batch_id")).isEqualTo(i);
       assertThat((String) b.getAs("app_id")).isEqualTo("orders");
       assertThat((String) b.getAs("target")).isEqualTo(bronze);
-      assertThat((Object) b.getAs("end_lsn")).isNotNull();
       assertThat((Object) b.getAs("written_at")).isNotNull();
+      // Every metric column the reference defines is filled from the source's own figures.
+      for (String c : List.of("source_rtt_ms", "read_seconds", "read_mb", "network_wait_ms", "retention_watermark_ts",
+          "retention_headroom_hours", "source_max_commit_ts", "capture_lag_seconds", "ingestion_lag_seconds",
+          "end_lsn", "end_commit_ts", "started_at", "duration_ms")) {
+        assertThat((Object) b.getAs(c)).as(c + " of batch " + i).isNotNull();
+      }
     }
+    Row last = batches.get(batches.size() - 1);
+    assertThat((String) last.getAs("end_lsn")).isEqualTo(db.client().maxLsn().orElseThrow().hex());
+    assertThat((Object) last.getAs("retention_watermark_ts")).isEqualTo(java.time.LocalDateTime.ofInstant(
+        db.client().commitTime(db.client().minLsn("dbo_orders")).orElseThrow(), java.time.ZoneOffset.UTC));
     // Per-batch ranges and counts agree with bronze's own rows of the batch.
     for (Row b : batches) {
       Row agg = spark.read().format("delta").load(bronze).where("_batch_id = " + b.getAs("batch_id"))
@@ -130,6 +149,24 @@ class DeltaSinkTest {
       assertThat(agg.getLong(4)).isEqualTo((Long) b.getAs("updates"));
       assertThat(agg.getLong(5)).isEqualTo((Long) b.getAs("deletes"));
     }
+  }
+
+  @Test
+  void skippedChangesAreRecordedAsADataSkippedRowWithTheGap() throws Exception {
+    history(1, 2);
+    Path ckpt = tmp.resolve("ckpt");
+    run(sink("orders"), ckpt, "failOnDataLoss", "false");
+    java.time.Instant from = db.client().commitTime(db.client().maxLsn().orElseThrow()).orElseThrow();
+    history(10, 2);
+    Lsn low = db.idle();
+    db.cleanup("dbo_orders", low);
+    run(sink("orders"), ckpt, "failOnDataLoss", "false");
+    Row skip = spark.read().format("delta").load(facts).where("event = 'data_skipped'").first();
+    assertThat((String) skip.getAs("detail")).contains("\"certain\": true");
+    assertThat((Object) skip.getAs("lost_from_ts")).isEqualTo(java.time.LocalDateTime.ofInstant(from,
+        java.time.ZoneOffset.UTC));
+    assertThat((Object) skip.getAs("lost_to_ts")).isNotNull();
+    assertThat((Object) skip.getAs("batch_id")).isNotNull();
   }
 
   @Test

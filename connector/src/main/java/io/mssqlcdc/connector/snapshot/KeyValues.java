@@ -1,10 +1,9 @@
 package io.mssqlcdc.connector.snapshot;
 
 import io.mssqlcdc.types.SqlServerType;
+import io.mssqlcdc.types.TemporalText;
 import java.math.BigDecimal;
 import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
 import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Optional;
@@ -64,8 +63,8 @@ final class KeyValues {
         case "real" -> Float.parseFloat(v.toString());
         case "float" -> Double.parseDouble(v.toString());
         case "date" -> LocalDate.parse(text(v));
-        case "datetime", "datetime2", "smalldatetime" -> LocalDateTime.parse(text(v).replace(' ', 'T'));
-        case "datetimeoffset" -> OffsetDateTime.parse(text(v).replace(' ', 'T'));
+        case "datetime", "datetime2", "smalldatetime" -> TemporalText.localDateTime(text(v));
+        case "datetimeoffset" -> TemporalText.offsetDateTime(text(v));
         case "binary", "varbinary", "timestamp", "rowversion" -> binary(text(v));
         case "uniqueidentifier" -> text(v).toUpperCase(Locale.ROOT);
         default -> text(v);

@@ -10,12 +10,15 @@ import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.util.CollectionAccumulator;
+import scala.Option;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Plans the read on the driver: stamps and cuts the table once ({@link SnapshotPlanner}) and
- * hands each partition the stamp, so every row of the read carries the same one.
+ * hands each partition the stamp, so every row of the read carries the same one. Registers the
+ * read's {@link SnapshotReport} ({@link SnapshotReports}) when it plans.
  */
 final class SnapshotBatch implements Batch {
   private static final Logger LOG = LoggerFactory.getLogger(SnapshotBatch.class);
@@ -23,6 +26,7 @@ final class SnapshotBatch implements Batch {
   private final StructType schema;
   private final SnapshotOptions options;
   private InputPartition[] partitions;
+  private CollectionAccumulator<ChunkFigures> figures;
 
   SnapshotBatch(StructType schema, SnapshotOptions options) {
     this.schema = schema;
@@ -61,7 +65,27 @@ final class SnapshotBatch implements Batch {
           o.isolationLevel(), o.lockTimeoutMs(), o.fetchSize());
       out[i] = new SnapshotInputPartition(i, read, query, r.chunk());
     }
+    SnapshotReports.register(
+        new SnapshotReport(o.readId().orElse(null), o.captureInstance(), plan.stamp(), out.length, figures()));
     return out;
+  }
+
+  /**
+   * The read's accumulator, registered on the driver by whichever comes first, planning or the
+   * reader factory (Spark may ask for the factory first); the factory carries it to the tasks.
+   * Null outside a Spark session (a batch planned by hand): no figures then.
+   */
+  private synchronized CollectionAccumulator<ChunkFigures> figures() {
+    if (figures == null) {
+      Option<SparkSession> session = SparkSession.getActiveSession();
+      if (session.isEmpty()) {
+        session = SparkSession.getDefaultSession();
+      }
+      if (session.isDefined()) {
+        figures = session.get().sparkContext().collectionAccumulator("mssql_cdc_snapshot partitions read");
+      }
+    }
+    return figures;
   }
 
   private static int numPartitions(CdcReaderOptions o) {
@@ -70,6 +94,6 @@ final class SnapshotBatch implements Batch {
 
   @Override
   public PartitionReaderFactory createReaderFactory() {
-    return new SnapshotReaderFactory();
+    return new SnapshotReaderFactory(figures());
   }
 }

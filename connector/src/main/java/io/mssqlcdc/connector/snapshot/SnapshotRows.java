@@ -30,7 +30,7 @@ final class SnapshotRows {
     boolean includeCommandId = read.options().includeCommandId();
     this.width = fields.length;
     this.captured = new CapturedValues(fields, CdcColumns.metadataFields(includeCommandId).size(),
-        read.columns().source());
+        read.columns().source(), read.options().allowPrecisionLoss());
     Instant ts = read.stamp().commitTs();
     Object commitTs = ts == null ? null : SparkValues.micros(ts);
     UTF8String ci = UTF8String.fromString(read.captureInstance());

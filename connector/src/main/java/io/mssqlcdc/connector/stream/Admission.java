@@ -36,36 +36,14 @@ final class Admission {
 
   /**
    * Entries of {@code cdc.lsn_time_mapping} in {@code (after, upTo]} ({@code upTo} an entry),
-   * counted with O(log n) {@link CdcClient#nthCommitAfter} calls; {@code cap} when there are at
-   * least that many.
+   * counted by the source in one statement ({@link CdcClient#commitsBetween}); a result above
+   * {@code cap} means "more than cap". An idle stream ({@code upTo} at or before {@code after}) has
+   * none, and asks the source nothing.
    */
   static long pendingCommits(CdcClient client, Lsn after, Lsn upTo, long cap) {
     if (!upTo.isAfter(after)) {
       return 0;
     }
-    long hi = 1;
-    while (true) {
-      Optional<Lsn> e = client.nthCommitAfter(after, (int) hi);
-      if (e.isEmpty()) {
-        return 0;
-      }
-      if (!e.get().isBefore(upTo)) {
-        break;
-      }
-      if (hi >= cap) {
-        return cap;
-      }
-      hi = Math.min(cap, hi * 2);
-    }
-    long lo = hi / 2 + 1; // smallest n with nth(n) >= upTo lies in [lo, hi]
-    while (lo < hi) {
-      long mid = (lo + hi) >>> 1;
-      if (client.nthCommitAfter(after, (int) mid).orElseThrow().isBefore(upTo)) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
+    return client.commitsBetween(after, upTo, (int) Math.min(Integer.MAX_VALUE, cap + 1));
   }
 }

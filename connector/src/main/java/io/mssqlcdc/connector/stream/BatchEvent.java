@@ -14,10 +14,31 @@ import java.time.Instant;
  * @param lsn where: the DDL LSN, the newer instance's start, or where a skip resumed
  * @param commitTs UTC commit time of {@code lsn} (or of the last commit at or before a DDL LSN);
  *     {@code null} when unknown
- * @param detail human-readable detail (the DDL command, {@code "v1 -> v2"}, the lost range)
+ * @param detail human-readable detail (the DDL command, {@code "v1 -> v2"}, the lost range as JSON
+ *     {@code {"from": "0x…", "to": "0x…", "certain": true|false[, "reason": "…"]}})
+ * @param lostFromTs {@code data_skipped} only (facts {@code lost_from_ts}): UTC commit time of the
+ *     batch's start offset, the last change read before the gap; {@code null} when unknown (an
+ *     explicit {@code startingLsn} that is no commit's) and on other kinds
+ * @param lostToTs {@code data_skipped} only (facts {@code lost_to_ts}): UTC commit time of the
+ *     {@code min_lsn} the stream resumed at (the last mapping entry at or before it); {@code null}
+ *     when unknown and on other kinds
  */
-public record BatchEvent(Kind kind, String captureInstance, Lsn lsn, Instant commitTs, String detail)
+public record BatchEvent(
+    Kind kind, String captureInstance, Lsn lsn, Instant commitTs, String detail, Instant lostFromTs, Instant lostToTs)
     implements Serializable {
+
+  /** An event without a lost interval (schema changes, switches). */
+  public BatchEvent(Kind kind, String captureInstance, Lsn lsn, Instant commitTs, String detail) {
+    this(kind, captureInstance, lsn, commitTs, detail, null, null);
+  }
+
+  /** This event with {@code lostFromTs} set when it is a {@code data_skipped} one that lacks it. */
+  BatchEvent withLostFrom(Instant from) {
+    if (kind != Kind.DATA_SKIPPED || lostFromTs != null || from == null) {
+      return this;
+    }
+    return new BatchEvent(kind, captureInstance, lsn, commitTs, detail, from, lostToTs);
+  }
 
   /** The event kinds; {@link #label()} is the name the reference writes into the facts table. */
   public enum Kind {

@@ -37,8 +37,18 @@ import org.slf4j.LoggerFactory;
 final class BatchPlanner {
   private static final Logger LOG = LoggerFactory.getLogger(BatchPlanner.class);
 
-  /** The ranges to read and the events to report, for one batch. */
-  record Plan(List<LsnRange> ranges, List<BatchEvent> events) {}
+  /**
+   * The ranges to read, the events to report and the WARNING lines logged, for one batch.
+   *
+   * @param warnings the lines logged at WARN while planning, first-seen order, no repeats
+   */
+  record Plan(List<LsnRange> ranges, List<BatchEvent> events, List<String> warnings) {
+    Plan {
+      ranges = List.copyOf(ranges);
+      events = List.copyOf(events);
+      warnings = List.copyOf(warnings);
+    }
+  }
 
   private final CdcReaderOptions options;
   private final StructType captured;
@@ -64,12 +74,13 @@ final class BatchPlanner {
 
   Plan plan(CdcClient client, Lsn start, Lsn end) {
     if (!end.isAfter(start)) {
-      return new Plan(List.of(), List.of());
+      return new Plan(List.of(), List.of(), List.of());
     }
+    BatchWarnings warnings = new BatchWarnings();
     List<CaptureInstance> instances = instances(client);
     List<String> gone = gone(instances);
     if (expected == null) {
-      expected = expectedTypes(client, instances);
+      expected = expectedTypes(client, instances, warnings);
       checked.add(instances.get(0).name());
     }
     List<LsnRange> pieces = RangeCutter.cut(instances, client.incrementLsn(start), end, client::decrementLsn);
@@ -81,17 +92,18 @@ final class BatchPlanner {
       RetentionGuard.Outcome o = RetentionGuard.beforeRead(client, piece, client.minLsn(piece.captureInstance()),
           options.failOnDataLoss(), oldest ? gone : List.of());
       o.skipped().ifPresent(events::add);
+      o.warning().ifPresent(w -> warnings.addAll(List.of(w)));
       if (o.range().isEmpty()) {
         continue;
       }
       LsnRange r = o.range().get();
-      checkSwitch(client, instance(instances, r.captureInstance()));
+      checkSwitch(client, instance(instances, r.captureInstance()), warnings);
       ranges.addAll(split(client, r));
     }
     for (BatchEvent e : events) {
-      LOG.warn("mssql_cdc: {}", e);
+      warnings.warn(LOG, "mssql_cdc: {}", e);
     }
-    return new Plan(List.copyOf(ranges), List.copyOf(events));
+    return new Plan(ranges, events, warnings.lines());
   }
 
   private List<LsnRange> split(CdcClient client, LsnRange piece) {
@@ -138,12 +150,14 @@ final class BatchPlanner {
     return gone;
   }
 
-  private Map<String, DataType> expectedTypes(CdcClient client, List<CaptureInstance> instances) {
+  private Map<String, DataType> expectedTypes(
+      CdcClient client, List<CaptureInstance> instances, BatchWarnings warnings) {
     Map<String, DataType> types = new LinkedHashMap<>();
     if (!declared) {
       for (StructField f : captured.fields()) {
         types.put(f.name().toLowerCase(Locale.ROOT), f.dataType());
       }
+      warnComputedLeftOut(client, instances, warnings);
       return types;
     }
     // declared types are the user's conversions: a batch fails on the captured types' change
@@ -156,8 +170,8 @@ final class BatchPlanner {
         if (wanted.contains(key) && !c.computed()) {
           TypeMapping.sparkType(c.type()).ifPresent(t -> types.put(key, DataType.fromDDL(t)));
         } else if (wanted.contains(key)) {
-          LOG.warn("mssql_cdc: column '{}' listed in 'columns' is computed: CDC stores NULL for it in every change"
-              + " row.", c.name());
+          warnings.warn(LOG, "mssql_cdc: column '{}' listed in 'columns' is computed: CDC stores NULL for it in"
+              + " every change row.", c.name());
         }
       }
     }
@@ -165,6 +179,26 @@ final class BatchPlanner {
       throw CdcErrors.columnsNotCaptured(instances.stream().map(CaptureInstance::name).toList(), missing);
     }
     return types;
+  }
+
+  /**
+   * The run's first batch of an inferred schema repeats the warning of {@code load()} for the
+   * computed columns left out (SchemaInference), so the batch's warnings hold it.
+   */
+  private void warnComputedLeftOut(CdcClient client, List<CaptureInstance> instances, BatchWarnings warnings) {
+    Set<String> inSchema = wanted();
+    List<String> computed = new ArrayList<>();
+    for (CaptureInstance ci : instances) {
+      for (CapturedColumn c : client.capturedColumns(ci.name())) {
+        if (c.computed() && !inSchema.contains(c.name().toLowerCase(Locale.ROOT)) && !computed.contains(c.name())) {
+          computed.add(c.name());
+        }
+      }
+    }
+    if (!computed.isEmpty()) {
+      warnings.warn(LOG, "mssql_cdc: computed column(s) {} left out of the schema: CDC stores NULL for them in every"
+          + " change row. Compute them downstream from the columns they are computed from.", computed);
+    }
   }
 
   private Set<String> wanted() {
@@ -238,7 +272,7 @@ final class BatchPlanner {
   }
 
   /** On the run's first read of an instance: does the query's schema hold its columns? */
-  private void checkSwitch(CdcClient client, CaptureInstance ci) {
+  private void checkSwitch(CdcClient client, CaptureInstance ci, BatchWarnings warnings) {
     if (!checked.add(ci.name())) {
       return;
     }
@@ -258,7 +292,7 @@ final class BatchPlanner {
     }
     if (declared) {
       if (!added.isEmpty()) {
-        LOG.warn("mssql_cdc: capture instance '{}' captures {}, which 'columns' does not list: not read.",
+        warnings.warn(LOG, "mssql_cdc: capture instance '{}' captures {}, which 'columns' does not list: not read.",
             ci.name(), added);
       }
       return;

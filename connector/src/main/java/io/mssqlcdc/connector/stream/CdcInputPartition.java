@@ -10,5 +10,9 @@ import org.apache.spark.sql.connector.read.InputPartition;
  * end LSN of its batch (the key of the batch's accumulators, which travel in the reader factory:
  * accumulators register with a task only when deserialized inside it, and input partitions are
  * deserialized before). Stateless: a replay reads the same rows.
+ *
+ * @param last whether this is the batch's last range (the one ending at its end offset), which
+ *     alone measures the position figures after its read ({@link PartitionFigures})
  */
-record CdcInputPartition(LsnRange range, CdcReaderOptions options, Lsn batchEnd) implements InputPartition {}
+record CdcInputPartition(LsnRange range, CdcReaderOptions options, Lsn batchEnd, boolean last)
+    implements InputPartition {}

@@ -4,6 +4,7 @@ import io.mssqlcdc.client.CaptureInstance;
 import io.mssqlcdc.client.CdcClient;
 import io.mssqlcdc.client.CdcClients;
 import io.mssqlcdc.connector.CdcOffset;
+import io.mssqlcdc.errors.CdcErrors;
 import io.mssqlcdc.lsn.Lsn;
 import io.mssqlcdc.options.CdcReaderOptions;
 import java.time.Clock;
@@ -61,6 +62,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   private final SparkContext sparkContext;
   private final BatchPlanner planner;
   private final Clock clock;
+  private final java.util.function.Function<CdcReaderOptions, CdcClient> opener;
   private CdcClient client;
   private String source;
   private CdcReaderOptions executorOptions;
@@ -73,9 +75,21 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   private BatchPlanner.Plan lastPlan;
   /** Accumulators of the last batches planned, by end LSN (the reader factory carries them). */
   private final Map<Lsn, BatchAccumulators> accumulators = Collections.synchronizedMap(new LinkedHashMap<>());
+  /** The (source, capture instance) identities of checkpoint offsets this run checked and accepted. */
+  private final java.util.Set<String> identitiesChecked = new java.util.HashSet<>();
+  /** WARNING lines logged outside planning (the server clock, a rename), for the next batch planned. */
+  private final BatchWarnings pendingWarnings = new BatchWarnings();
 
   CdcMicroBatchStream(CdcReaderOptions options, StructType schema, StructType captured, String checkpointLocation,
       Configuration hadoopConf, SparkContext sparkContext, Clock clock) {
+    this(options, schema, captured, checkpointLocation, hadoopConf, sparkContext, clock, CdcClients::open);
+  }
+
+  /** @param opener how the driver opens its client ({@link CdcClients#open}; tests observe the calls) */
+  CdcMicroBatchStream(CdcReaderOptions options, StructType schema, StructType captured, String checkpointLocation,
+      Configuration hadoopConf, SparkContext sparkContext, Clock clock,
+      java.util.function.Function<CdcReaderOptions, CdcClient> opener) {
+    this.opener = opener;
     this.options = options;
     this.schema = schema;
     this.initialOffsetStore = new InitialOffsetStore(checkpointLocation, hadoopConf);
@@ -87,7 +101,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
 
   private CdcClient client() {
     if (client == null) {
-      client = CdcClients.open(options);
+      client = opener.apply(options);
     }
     return client;
   }
@@ -118,9 +132,55 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
 
   @Override
   public Offset initialOffset() {
-    return initialOffsetStore.getOrCreate(
-        () -> StartingOffsets.resolve(client(), options.startingLsn(), instances(), source()))
-        .checkSource(source());
+    return checkIdentity(initialOffsetStore.getOrCreate(
+        () -> StartingOffsets.resolve(client(), options.startingLsn(), instances(), source(), options.captureInstance())));
+  }
+
+  /**
+   * The checkpoint's identity check (issue 8 defect 3): an offset of another table fails, asking
+   * for a new checkpoint; the same table renamed since ({@code sp_rename},
+   * {@code ALTER SCHEMA ... TRANSFER}), which CDC keeps capturing under the same instance,
+   * resumes with a warning. The offset's {@code capture_instance} decides: the checkpoint is
+   * this table's when that instance captures the table this query reads (a gone default name
+   * resolves to its table's current instances). Offsets without it (the reference's have no
+   * {@code source} either, and are not checked) compare {@code source} alone. New offsets name
+   * the table as it is now. Checked once per run for each (source, instance) seen: an idle
+   * trigger sends no statement for it.
+   */
+  private CdcOffset checkIdentity(CdcOffset offset) {
+    if (offset.source().isEmpty()) {
+      return offset;
+    }
+    String old = offset.source().get();
+    String key = old.toLowerCase(java.util.Locale.ROOT) + "|" + offset.captureInstance().orElse("");
+    if (identitiesChecked.contains(key)) {
+      return offset;
+    }
+    Optional<String> ci = offset.captureInstance();
+    Optional<String> captured = ci.flatMap(this::tableCapturedBy);
+    boolean ours = captured.map(t -> t.equalsIgnoreCase(source())).orElse(old.equalsIgnoreCase(source()));
+    if (!ours) {
+      throw CdcErrors.offsetOfAnotherSource(old, source(), ci.orElse(null), captured.orElse(null));
+    }
+    if (!old.equalsIgnoreCase(source())) {
+      pendingWarnings.warn(LOG, "mssql_cdc: the checkpoint's offsets name table '{}', and its capture instance '{}'"
+          + " now captures '{}' (the table was renamed or moved to another schema): resuming; offsets from now on"
+          + " name '{}'.", old, ci.orElseThrow(), source(), source());
+    }
+    identitiesChecked.add(key);
+    return offset;
+  }
+
+  /** {@code schema.table} that capture instance {@code ci} captures now; empty when it resolves to none. */
+  private Optional<String> tableCapturedBy(String ci) {
+    if (ci.equalsIgnoreCase(options.captureInstance())) {
+      return Optional.of(source());
+    }
+    try {
+      return Optional.of(client().captureInstances(ci).get(0).tableIdentity());
+    } catch (io.mssqlcdc.errors.CdcConfigException e) {
+      return Optional.empty();
+    }
   }
 
   @Override
@@ -157,7 +217,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
 
   @Override
   public Offset latestOffset(Offset startOffset, ReadLimit limit) {
-    CdcOffset start = cdcOffset(startOffset).checkSource(source());
+    CdcOffset start = checkIdentity(cdcOffset(startOffset));
     Lsn max = client().maxLsn().orElse(Lsn.ZERO);
     if (max.isAfter(start.lsn())) {
       refreshFixedOffsetClock();
@@ -170,21 +230,26 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
     if (end.equals(start.lsn())) {
       return start;
     }
-    CdcOffset next = CdcOffset.of(end, client().commitTime(end).orElse(null), source());
+    CdcOffset next = CdcOffset.of(end, client().commitTime(end).orElse(null), source(), options.captureInstance());
     CdcOffset.checkForward(start, next);
     return next;
   }
 
+  /**
+   * The source's latest offset for the query progress: the {@code max_lsn} the last
+   * {@code latestOffset} saw, or, before the first (a batch replayed after a restart is planned
+   * without one), {@code max_lsn} read now. Null only when the source cannot tell.
+   */
   @Override
   public Offset reportLatestOffset() {
-    if (seenMax == null) {
-      return null;
-    }
     if (reported != null && reported.lsn().equals(seenMax)) {
       return reported; // an idle poll costs no query here
     }
     try {
-      reported = CdcOffset.of(seenMax, client().commitTime(seenMax).orElse(null), source());
+      if (seenMax == null) {
+        seenMax = client().maxLsn().orElse(Lsn.ZERO);
+      }
+      reported = CdcOffset.of(seenMax, client().commitTime(seenMax).orElse(null), source(), options.captureInstance());
       return reported;
     } catch (RuntimeException e) {
       LOG.warn("mssql_cdc: cannot report the latest offset: {}", e.getMessage());
@@ -208,7 +273,8 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
     register(start, end, plan, acc);
     InputPartition[] partitions = new InputPartition[plan.ranges().size()];
     for (int i = 0; i < partitions.length; i++) {
-      partitions[i] = new CdcInputPartition(plan.ranges().get(i), forExecutors, end.lsn());
+      LsnRange r = plan.ranges().get(i);
+      partitions[i] = new CdcInputPartition(r, forExecutors, end.lsn(), r.to().equals(end.lsn()));
     }
     return partitions;
   }
@@ -221,7 +287,14 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
    */
   private BatchPlanner.Plan plan(Lsn start, Lsn end) {
     if (lastPlan == null || !start.equals(lastPlanStart) || !end.equals(lastPlanEnd)) {
-      lastPlan = planner.plan(client(), start, end);
+      BatchPlanner.Plan p = planner.plan(client(), start, end);
+      if (!pendingWarnings.isEmpty()) {
+        BatchWarnings w = new BatchWarnings();
+        w.addAll(pendingWarnings.drain());
+        w.addAll(p.warnings());
+        p = new BatchPlanner.Plan(p.ranges(), p.events(), w.lines());
+      }
+      lastPlan = p;
       lastPlanStart = start;
       lastPlanEnd = end;
     }
@@ -235,14 +308,16 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
       return;
     }
     long batchId = batch == null ? -1 : Long.parseLong(batch);
-    BatchEvents.register(new BatchReport(queryId, batchId, start, end, plan.ranges().size(), plan.events(), acc));
+    BatchEvents.register(
+        new BatchReport(queryId, batchId, start, end, plan.ranges().size(), plan.events(), plan.warnings(), acc));
   }
 
   /**
    * Before SQL Server 2022, {@code sourceTimeZone=auto} can only detect the server's current UTC
    * offset (a fixed {@code UTC±HH:MM} clock), which a daylight-saving change moves. As the
-   * reference does (§9), the driver re-reads it on a new connection before every batch that has
-   * new commits (idle polls do not), pins it for that batch's executors, and warns when it moved.
+   * reference does (§9), the driver re-reads it (one query on the open connection) before every
+   * batch that has new commits (idle polls do not), pins it for that batch's executors, and warns
+   * when it moved.
    * Still unsound for commits made before a change and read after it: set sourceTimeZone to the
    * server's Windows zone name instead.
    */
@@ -252,13 +327,12 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
       return;
     }
     String before = executorOptions.sourceTimeZone();
-    dropClient();
-    String now = client().sourceTimeZone();
+    String now = client().refreshSourceTimeZone(); // on the open connection
     if (!now.equals(before)) {
-      LOG.warn("mssql_cdc: the server's UTC offset moved from {} to {} (a daylight-saving change?); commit times"
-          + " from now on convert with {}. SQL Server before 2022 names no time zone: set the option"
-          + " sourceTimeZone to the server's Windows zone name (sys.time_zone_info) to convert every commit"
-          + " exactly.", before, now, now);
+      pendingWarnings.warn(LOG, "mssql_cdc: the server's UTC offset moved from {} to {} (a daylight-saving"
+          + " change?); commit times from now on convert with {}. SQL Server before 2022 names no time zone: set"
+          + " the option sourceTimeZone to the server's Windows zone name (sys.time_zone_info) to convert every"
+          + " commit exactly.", before, now, now);
       executorOptions = options.forExecutors(client());
     }
   }
@@ -282,7 +356,9 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
     try {
       Lsn max = seenMax != null ? seenMax : client().maxLsn().orElse(Lsn.ZERO);
       m.put("maxLsn", max.toString());
-      Optional<Instant> maxTs = client().commitTime(max);
+      // the offset reportLatestOffset built for this max_lsn already holds its commit time
+      Optional<Instant> maxTs = reported != null && reported.lsn().equals(max) ? reported.commitTs()
+          : client().commitTime(max);
       m.put("maxCommitTs", maxTs.map(Instant::toString).orElse(""));
       maxTs.ifPresent(t -> m.put("captureLagSeconds",
           String.format(java.util.Locale.ROOT, "%.3f", Duration.between(t, clock.instant()).toMillis() / 1000.0)));
@@ -291,7 +367,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
         m.put("consumedLsn", c.lsn().toString());
         m.put("consumedCommitTs", c.commitTs().map(Instant::toString).orElse(""));
         long pending = Admission.pendingCommits(client(), c.lsn(), max, PENDING_CAP);
-        m.put("pendingCommits", pending >= PENDING_CAP ? PENDING_CAP + "+" : Long.toString(pending));
+        m.put("pendingCommits", pending > PENDING_CAP ? PENDING_CAP + "+" : Long.toString(pending));
       });
     } catch (RuntimeException e) {
       // metrics never fail the query

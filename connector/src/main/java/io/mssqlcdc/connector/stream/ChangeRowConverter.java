@@ -31,9 +31,13 @@ final class ChangeRowConverter {
   private CapturedValues.Source values;
 
   ChangeRowConverter(StructType schema, String captureInstance) {
+    this(schema, captureInstance, false);
+  }
+
+  ChangeRowConverter(StructType schema, String captureInstance, boolean allowPrecisionLoss) {
     this.includeCommandId = schema.getFieldIndex(CdcColumns.COMMAND_ID).isDefined();
     this.metadata = CdcColumns.metadataFields(includeCommandId).size();
-    this.captured = CapturedValues.inOrder(schema.fields(), metadata);
+    this.captured = CapturedValues.inOrder(schema.fields(), metadata, allowPrecisionLoss);
     this.captureInstance = UTF8String.fromString(captureInstance);
     this.metadataBytes = 22L * 2 + 8 * 3 + this.captureInstance.numBytes();
   }

@@ -21,8 +21,12 @@ final class RetentionGuard {
 
   private RetentionGuard() {}
 
-  /** What the guard decided for one range. */
-  record Outcome(Optional<LsnRange> range, Optional<BatchEvent> skipped) {}
+  /**
+   * What the guard decided for one range.
+   *
+   * @param warning the WARNING line logged for a skip (for the batch's {@code detail.warnings})
+   */
+  record Outcome(Optional<LsnRange> range, Optional<BatchEvent> skipped, Optional<String> warning) {}
 
   /**
    * Checks {@code range} against {@code minLsn} before it is read.
@@ -36,30 +40,32 @@ final class RetentionGuard {
   static Outcome beforeRead(
       CdcClient client, LsnRange range, Lsn minLsn, boolean failOnDataLoss, List<String> goneInstances) {
     if (!range.from().isBefore(minLsn)) {
-      return new Outcome(Optional.of(range), Optional.empty());
+      return new Outcome(Optional.of(range), Optional.empty(), Optional.empty());
     }
     if (failOnDataLoss) {
       throw CdcErrors.dataLoss(range.captureInstance(), range.from().toString(), minLsn.toString(), goneInstances);
     }
     Instant minTs = client.commitTimeAtOrBefore(minLsn).orElse(null);
     String detail = "{\"from\": \"" + range.from() + "\", \"to\": \"" + minLsn + "\", \"certain\": true}";
-    LOG.warn("mssql_cdc: {}: changes from {} to before {} (min_lsn, committed {}) are gone and failOnDataLoss=false:"
-        + " skipping ahead; those changes are lost. A re-snapshot restores them.",
+    BatchWarnings warnings = new BatchWarnings();
+    warnings.warn(LOG, "mssql_cdc: {}: changes from {} to before {} (min_lsn, committed {}) are gone and"
+        + " failOnDataLoss=false: skipping ahead; those changes are lost. A re-snapshot restores them.",
         range.captureInstance(), range.from(), minLsn, minTs);
-    BatchEvent event = new BatchEvent(BatchEvent.Kind.DATA_SKIPPED, range.captureInstance(), minLsn, minTs, detail);
+    BatchEvent event =
+        new BatchEvent(BatchEvent.Kind.DATA_SKIPPED, range.captureInstance(), minLsn, minTs, detail, null, minTs);
     Optional<LsnRange> left = minLsn.isAfter(range.to()) ? Optional.empty() : Optional.of(range.withFrom(minLsn));
-    return new Outcome(left, Optional.of(event));
+    return new Outcome(left, Optional.of(event), Optional.of(warnings.lines().get(0)));
   }
 
   /**
-   * The executor's check after reading {@code range}.
+   * The executor's check after reading {@code range}, with the instance's {@code min_lsn} read
+   * after the read.
    *
    * @return the {@code data_skipped} event (uncertain: rows may or may not be missing) when
    *     {@code failOnDataLoss} is false and cleanup passed the range's start during the read
    * @throws io.mssqlcdc.errors.CdcDataLossException otherwise when cleanup passed it
    */
-  static Optional<BatchEvent> afterRead(CdcClient client, LsnRange range, boolean failOnDataLoss) {
-    Lsn minLsn = client.minLsn(range.captureInstance());
+  static Optional<BatchEvent> afterRead(CdcClient client, LsnRange range, Lsn minLsn, boolean failOnDataLoss) {
     if (!range.from().isBefore(minLsn)) {
       return Optional.empty();
     }
@@ -70,7 +76,8 @@ final class RetentionGuard {
         + " \"reason\": \"CDC cleanup moved min_lsn past the range while it was read\"}";
     LOG.warn("mssql_cdc: {}: CDC cleanup moved min_lsn to {} while {} was read, and failOnDataLoss=false: rows of"
         + " that range may be missing.", range.captureInstance(), minLsn, range);
-    return Optional.of(new BatchEvent(BatchEvent.Kind.DATA_SKIPPED, range.captureInstance(), minLsn,
-        client.commitTimeAtOrBefore(minLsn).orElse(null), detail));
+    Instant minTs = client.commitTimeAtOrBefore(minLsn).orElse(null);
+    return Optional.of(
+        new BatchEvent(BatchEvent.Kind.DATA_SKIPPED, range.captureInstance(), minLsn, minTs, detail, null, minTs));
   }
 }

@@ -22,15 +22,19 @@ import java.util.List;
 final class StartingOffsets {
   private StartingOffsets() {}
 
+  /**
+   * @param source the table's {@code schema.table}, recorded in the offset
+   * @param captureInstance the {@code captureInstance} option, recorded in the offset
+   */
   static CdcOffset resolve(CdcClient client, StartingPosition position, List<CaptureInstance> instances,
-      String source) {
+      String source, String captureInstance) {
     CaptureInstance oldest = instances.get(0);
     Lsn lsn = switch (position.kind()) {
       case EARLIEST -> client.decrementLsn(client.minLsn(oldest.name()));
       case LATEST -> latest(client, oldest);
       case LSN -> position.lsn();
     };
-    return CdcOffset.of(lsn, client.commitTime(lsn).orElse(null), source);
+    return CdcOffset.of(lsn, client.commitTime(lsn).orElse(null), source, captureInstance);
   }
 
   private static Lsn latest(CdcClient client, CaptureInstance oldest) {

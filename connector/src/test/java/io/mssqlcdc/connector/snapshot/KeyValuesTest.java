@@ -21,6 +21,10 @@ class KeyValuesTest {
     assertThat(KeyValues.typed("2026-01-02", SqlServerType.of("date"))).isEqualTo(LocalDate.of(2026, 1, 2));
     assertThat(KeyValues.typed("2026-01-02 03:04:05.123", SqlServerType.of("datetime")))
         .isEqualTo(LocalDateTime.of(2026, 1, 2, 3, 4, 5, 123_000_000));
+    assertThat(KeyValues.typed("2026-03-01 10:20:30.1234567 -03:00", SqlServerType.temporal("datetimeoffset", 7)))
+        .as("SQL Server's text form").isEqualTo(java.time.OffsetDateTime.parse("2026-03-01T10:20:30.1234567-03:00"));
+    assertThat(KeyValues.typed("2026-03-01T10:20:30-03:00", SqlServerType.temporal("datetimeoffset", 0)))
+        .isEqualTo(java.time.OffsetDateTime.parse("2026-03-01T10:20:30-03:00"));
     assertThat((byte[]) KeyValues.typed("0x0A0b", SqlServerType.sized("varbinary", 8))).containsExactly(10, 11);
     assertThat(KeyValues.typed("6f9619ff-8b86-d011-b42d-00c04fc964ff", SqlServerType.of("uniqueidentifier")))
         .isEqualTo("6F9619FF-8B86-D011-B42D-00C04FC964FF");

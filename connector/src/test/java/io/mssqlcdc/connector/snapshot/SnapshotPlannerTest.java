@@ -1,59 +1,78 @@
 package io.mssqlcdc.connector.snapshot;
 
+import static io.mssqlcdc.fake.FakeRows.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.mssqlcdc.client.CaptureInstance;
-import io.mssqlcdc.client.CapturedColumn;
+import io.mssqlcdc.client.CdcClient;
 import io.mssqlcdc.client.KeyRange;
-import io.mssqlcdc.client.SourceTable;
-import io.mssqlcdc.client.TableColumn;
-import io.mssqlcdc.client.TableRef;
+import io.mssqlcdc.connector.FakeProbe;
 import io.mssqlcdc.errors.CdcConfigException;
+import io.mssqlcdc.fake.FakeCdcDatabase;
 import io.mssqlcdc.lsn.Lsn;
-import io.mssqlcdc.types.SqlServerType;
+import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+/**
+ * The snapshot planner over the fake: {@code dbo.t (ID int PRIMARY KEY, day date, at time(7),
+ * extra int)}, captured by {@code dbo_t} without {@code extra}; the calls it makes are recorded.
+ */
 class SnapshotPlannerTest {
-  private final StubCdcClient client = new StubCdcClient();
-  private final TableRef table = new TableRef("dbo", "t");
+  @TempDir Path tmp;
+  FakeCdcDatabase db;
+  FakeProbe probe;
+  CdcClient client;
 
   @BeforeEach
   void setUp() {
-    client.maxLsn = Optional.of(Lsn.of(0, 50));
-    client.instances.add(new CaptureInstance("dbo_t", "dbo", "t", Lsn.of(0, 5), List.of("ID"), null));
-    client.captured.put("dbo_t", List.of(
-        new CapturedColumn("id", 1, 1, SqlServerType.of("int"), false),
-        new CapturedColumn("day", 2, 2, SqlServerType.of("date"), false),
-        new CapturedColumn("at", 3, 3, SqlServerType.temporal("time", 7), false)));
-    client.source = new SourceTable(table, List.of("ID"));
-    client.tableColumns.addAll(List.of(
-        new TableColumn("ID", 1, false, null), new TableColumn("day", 2, false, null),
-        new TableColumn("at", 3, false, null), new TableColumn("extra", 4, false, null)));
+    db = FakeCdcDatabase.create(tmp.resolve("db"));
+    db.createTable("dbo", "t", "ID int", "day date", "at time(7)", "extra int").key("ID");
+    db.enableCdc("dbo", "t", "dbo_t", "ID", "day", "at");
+    probe = FakeProbe.detached();
+    client = probe.wrap(db.client());
+  }
+
+  /** Rows with ids {@code ids}; row i has day 2025-12-30 + i and at 00:00 + i seconds. */
+  private Lsn insert(int... ids) {
+    return db.commit(tx -> {
+      for (int i = 0; i < ids.length; i++) {
+        tx.insert("t", row("ID", ids[i], "day", LocalDate.of(2025, 12, 30).plusDays(i),
+            "at", java.time.LocalTime.ofSecondOfDay(i).toString(), "extra", i));
+      }
+    });
+  }
+
+  private static int[] range(int from, int to) {
+    return java.util.stream.IntStream.rangeClosed(from, to).toArray();
   }
 
   private SnapshotPlan plan(int n, String keys, String chunks) {
-    return new SnapshotPlanner(client).plan(new SnapshotPlanner.Request("DBO_T", List.of("id", "day"),
+    return plan("DBO_T", n, keys, chunks);
+  }
+
+  private SnapshotPlan plan(String ci, int n, String keys, String chunks) {
+    return new SnapshotPlanner(client).plan(new SnapshotPlanner.Request(ci, List.of("id", "day"),
         Optional.empty(), Optional.ofNullable(keys).map(SnapshotKeys::parse),
         Optional.ofNullable(chunks).map(SnapshotChunks::parse), n));
   }
 
   @Test
   void theStampIsTakenBeforeAnythingReadsTheTable() {
-    client.minMax = Optional.of(List.of(1, 100));
+    Lsn last = insert(range(1, 100));
     SnapshotPlan p = plan(4, null, null);
-    assertThat(p.stamp().lsn()).isEqualTo(Lsn.of(0, 50));
-    assertThat(client.calls).containsSubsequence("maxLsn", "sourceTable", "keyMinMax ID");
-    assertThat(client.calls.indexOf("maxLsn")).isLessThan(client.calls.indexOf("keyMinMax ID"));
+    assertThat(p.stamp().lsn()).isEqualTo(last);
+    assertThat(probe.calls()).containsSubsequence("maxLsn", "sourceTable", "keyMinMax");
+    assertThat(probe.calls().indexOf("maxLsn")).isLessThan(probe.calls().indexOf("keyMinMax"));
   }
 
   @Test
   void aSingleIntegerKeyIsCutUniformlyUnderItsCurrentName() {
-    client.minMax = Optional.of(List.of(1, 100));
+    insert(range(1, 100));
     SnapshotPlan p = plan(4, null, null);
     assertThat(p.keys()).containsExactly("ID");
     assertThat(p.ranges()).extracting(PlannedRange::range).containsExactly(
@@ -64,23 +83,25 @@ class SnapshotPlannerTest {
 
   @Test
   void onePartitionWhenAskedForOneOrTheTableIsEmptyOrHasOneKey() {
+    assertThat(plan(4, null, null).ranges()).as("empty table").containsExactly(new PlannedRange(KeyRange.ALL, null));
+    insert(7);
+    assertThat(plan(4, null, null).ranges()).as("one key").containsExactly(new PlannedRange(KeyRange.ALL, null));
+    insert(range(8, 20));
+    int before = probe.calls().size();
     assertThat(plan(1, null, null).ranges()).containsExactly(new PlannedRange(KeyRange.ALL, null));
-    assertThat(client.calls).noneMatch(c -> c.startsWith("key"));
-    assertThat(plan(4, null, null).ranges()).containsExactly(new PlannedRange(KeyRange.ALL, null));
-    client.minMax = Optional.of(List.of(7, 7));
-    assertThat(plan(4, null, null).ranges()).containsExactly(new PlannedRange(KeyRange.ALL, null));
+    assertThat(probe.calls().subList(before, probe.calls().size())).as("numPartitions=1 reads no key")
+        .noneMatch(c -> c.startsWith("key"));
   }
 
   @Test
   void otherKeysAreTiledAndUnbindableKeysReadWhole() {
-    client.tiles = List.of(List.of(LocalDate.of(2026, 1, 1)));
-    client.minMax = Optional.of(List.of(LocalDate.of(2025, 1, 1), LocalDate.of(2027, 1, 1)));
+    insert(1, 2, 3, 4); // days 2025-12-30 .. 2026-01-02: NTILE(2) starts its second tile at 2026-01-01
     assertThat(plan(2, "[\"day\"]", null).ranges()).extracting(PlannedRange::range).containsExactly(
         new KeyRange(null, List.of(LocalDate.of(2026, 1, 1))), new KeyRange(List.of(LocalDate.of(2026, 1, 1)), null));
-    assertThat(client.calls).contains("keyTiles [day] 2");
+    assertThat(probe.calls()).contains("keyTiles");
 
-    client.minMax = Optional.of(List.of("a", "b"));
-    assertThat(plan(2, "[\"at\"]", null).ranges()).containsExactly(new PlannedRange(KeyRange.ALL, null));
+    assertThat(plan(2, "[\"at\"]", null).ranges()).as("time(7) has no bindable bound")
+        .containsExactly(new PlannedRange(KeyRange.ALL, null));
     assertThat(plan(2, "[\"extra\", \"id\"]", null).ranges()).as("extra is not captured: type unknown")
         .containsExactly(new PlannedRange(KeyRange.ALL, null));
     assertThat(plan(2, "[\"gone\"]", null).ranges()).containsExactly(new PlannedRange(KeyRange.ALL, null));
@@ -109,27 +130,30 @@ class SnapshotPlannerTest {
 
   @Test
   void chunksAreCheckedFromMetadataAloneBeforeAnyRead() {
+    insert(range(1, 10));
     new SnapshotPlanner(client).checkChunks("dbo_t", Optional.empty(), SnapshotChunks.parse("[[0, 1, 5]]"));
     assertThatThrownBy(() -> new SnapshotPlanner(client).checkChunks("dbo_t", Optional.of(List.of("at")),
         SnapshotChunks.parse("[[0, \"10:00\", null]]")))
         .hasMessageContaining("dbo.t's key [at] cannot be read in ranges (at is time(7), which has no bindable bound)");
-    assertThat(client.calls).doesNotContain("maxLsn").noneMatch(c -> c.startsWith("key"));
+    assertThat(probe.calls()).doesNotContain("maxLsn", "readTable").noneMatch(c -> c.startsWith("key"));
   }
 
   @Test
   void openChunksNeedNoKey() {
-    client.source = new SourceTable(table, List.of());
-    SnapshotPlan p = plan(8, null, "[[0, null, null], [1, null, null]]");
+    db.createTable("dbo", "heap", "id int", "day date"); // no unique index
+    db.enableCdc("dbo", "heap");
+    SnapshotPlan p = plan("dbo_heap", 8, null, "[[0, null, null], [1, null, null]]");
     assertThat(p.keys()).isEmpty();
     assertThat(p.ranges()).containsExactly(new PlannedRange(KeyRange.ALL, 0), new PlannedRange(KeyRange.ALL, 1));
   }
 
   @Test
   void aGoneInstanceFallsBackToTheTablesNewest() {
-    client.instances.clear();
-    client.instances.add(new CaptureInstance("dbo_t_v2", "dbo", "t", Lsn.of(0, 5), List.of("ID"), null));
-    client.captured.put("dbo_t_v2", client.captured.get("dbo_t"));
+    db.enableCdc("dbo", "t", "dbo_t_v2", "ID", "day");
+    db.disableCdc("dbo_t");
+    Lsn last = insert(range(1, 100));
     SnapshotPlan p = plan(1, null, null);
     assertThat(p.columns().read()).containsExactly("ID", "day");
+    assertThat(p.stamp().lsn()).isEqualTo(last);
   }
 }

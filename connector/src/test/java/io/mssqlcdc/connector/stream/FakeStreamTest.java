@@ -110,7 +110,9 @@ class FakeStreamTest {
     BatchReport first = run.batches().get(0).report().orElseThrow();
     assertThat(first.rowsRead()).isEqualTo(12);
     assertThat(first.partitionsRead()).isEqualTo(1);
-    assertThat(first.bytesRead()).isPositive();
+    // per row: the metadata's fixed share (two 22-character LSN texts, 8 bytes each for _operation,
+    // _command_id and _commit_ts, the instance name) + order_id (int, 4 bytes) + "new" (3 UTF-8 bytes)
+    assertThat(first.bytesRead()).isEqualTo(12L * (2 * 22 + 3 * 8 + "dbo_orders".length() + 4 + "new".length()));
     assertThat(first.events()).isEmpty();
   }
 

@@ -1,12 +1,20 @@
 package io.mssqlcdc.connector.stream;
 
+import static io.mssqlcdc.fake.FakeRows.row;
+
 import io.mssqlcdc.client.ChangeCursor;
 import io.mssqlcdc.client.ChangeQuery;
 import io.mssqlcdc.connector.SchemaInference;
+import io.mssqlcdc.fake.FakeCdcClient;
+import io.mssqlcdc.fake.FakeCdcDatabase;
 import io.mssqlcdc.lsn.Lsn;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -22,7 +30,7 @@ import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
- * The row-path bench (issue item 7): N change rows from a cursor into what Spark consumes,
+ * The row-path bench (issue item 7): N change rows from the fake's cursor into what Spark consumes,
  * (a) row-based: {@link ChangeRowConverter} → {@code InternalRow} → {@code UnsafeProjection}
  * (what {@code DataSourceV2ScanExec} does to a row-based reader), versus (b) columnar: the same
  * values into Arrow vectors ({@code arrow-vector}, Spark's copy) in batches of 4,096, handed over
@@ -32,11 +40,17 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  */
 public final class RowPathBench {
   static final int BATCH = 4096;
+  /** Rows per commit of the scripted history: segments the fake can keep decoded. */
+  static final int COMMIT_ROWS = 10_000;
 
   private RowPathBench() {}
 
-  /** Result of one comparison: nanoseconds per row for each path and their ratio. */
-  record Result(long rows, double rowNsPerRow, double columnarNsPerRow) {
+  /**
+   * Result of one comparison: nanoseconds per row for each path, their ratio, and what each path
+   * added up from the rows Spark gets ({@link #checksum}): equal when both read the same values in
+   * the same order.
+   */
+  record Result(long rows, double rowNsPerRow, double columnarNsPerRow, long rowChecksum, long columnarChecksum) {
     double ratio() {
       return columnarNsPerRow / rowNsPerRow;
     }
@@ -44,60 +58,88 @@ public final class RowPathBench {
     @Override
     public String toString() {
       return String.format(java.util.Locale.ROOT,
-          "rows=%d row-based=%.1f ns/row columnar(arrow)=%.1f ns/row columnar/row ratio=%.2f",
-          rows, rowNsPerRow, columnarNsPerRow, ratio());
+          "rows=%d row-based=%.1f ns/row columnar(arrow)=%.1f ns/row columnar/row ratio=%.2f checksums %d/%d",
+          rows, rowNsPerRow, columnarNsPerRow, ratio(), rowChecksum, columnarChecksum);
     }
   }
 
-  public static void main(String[] args) {
+  public static void main(String[] args) throws IOException {
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
     System.out.println(run(n, rounds));
   }
 
-  static Result run(int n, int rounds) {
-    MemoryCdc db = MemoryCdc.create();
-    db.enable("dbo_t", "t", MemoryCdc.col("id", 1, "int"), MemoryCdc.col("name", 2, "nvarchar(50)"),
-        MemoryCdc.col("qty", 3, "bigint"));
-    Lsn lsn = db.commit("t", n, k -> new MemoryCdc.Row(2, Map.of("id", k, "name", "customer-" + k, "qty", (long) k)));
-    StructType captured = StructType.fromDDL("id INT, name STRING, qty BIGINT");
-    StructType schema = SchemaInference.withMetadata(captured, true);
-    MemoryCdcClient client = new MemoryCdcClient(db, null);
-    ChangeQuery q = new ChangeQuery("dbo_t", lsn, lsn, List.of("id", "name", "qty"), true, 10_000);
-    long bestRow = Long.MAX_VALUE;
-    long bestCol = Long.MAX_VALUE;
-    long sink = 0;
-    for (int r = 0; r < rounds; r++) {
-      long t0 = System.nanoTime();
-      sink += rowBased(client, q, schema);
-      long t1 = System.nanoTime();
-      sink += columnar(client, q, schema);
-      long t2 = System.nanoTime();
-      bestRow = Math.min(bestRow, t1 - t0);
-      bestCol = Math.min(bestCol, t2 - t1);
+  static Result run(int n, int rounds) throws IOException {
+    Path dir = Files.createTempDirectory("row-path-bench");
+    try (FakeCdcDatabase db = FakeCdcDatabase.create(dir)) {
+      db.createTable("dbo", "t", "id int", "name nvarchar(50)", "qty bigint");
+      String ci = db.enableCdc("dbo", "t");
+      Lsn first = null;
+      Lsn last = null;
+      for (int done = 0; done < n; done += COMMIT_ROWS) {
+        int from = done;
+        int to = Math.min(n, done + COMMIT_ROWS);
+        last = db.commit(tx -> {
+          for (int k = from; k < to; k++) {
+            tx.insert("t", row("id", k, "name", "customer-" + k, "qty", (long) k));
+          }
+        });
+        first = first == null ? last : first;
+      }
+      StructType captured = StructType.fromDDL("id INT, name STRING, qty BIGINT");
+      StructType schema = SchemaInference.withMetadata(captured, true);
+      ChangeQuery q = new ChangeQuery(ci, first, last, List.of("id", "name", "qty"), true, 10_000);
+      long bestRow = Long.MAX_VALUE;
+      long bestCol = Long.MAX_VALUE;
+      long rowSum = 0;
+      long colSum = 0;
+      try (FakeCdcClient client = db.client()) {
+        for (int r = 0; r < rounds; r++) {
+          long t0 = System.nanoTime();
+          long rs = rowBased(client, q, schema);
+          long t1 = System.nanoTime();
+          long cs = columnar(client, q, schema);
+          long t2 = System.nanoTime();
+          bestRow = Math.min(bestRow, t1 - t0);
+          bestCol = Math.min(bestCol, t2 - t1);
+          if (r == 0) {
+            rowSum = rs;
+            colSum = cs;
+          } else if (rs != rowSum || cs != colSum) {
+            throw new IllegalStateException("round " + r + " read other values than round 0");
+          }
+        }
+      }
+      return new Result(n, (double) bestRow / n, (double) bestCol / n, rowSum, colSum);
+    } finally {
+      try (Stream<Path> walk = Files.walk(dir)) {
+        walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
     }
-    if (sink == 42) {
-      System.out.println("unlikely");
-    }
-    MemoryCdc.REGISTRY.remove(db.path);
-    return new Result(n, (double) bestRow / n, (double) bestCol / n);
   }
 
-  private static long rowBased(MemoryCdcClient client, ChangeQuery q, StructType schema) {
+  /**
+   * What both paths add up per row, from the {@code UnsafeRow} Spark gets: id + qty + UTF-8 bytes
+   * of name, folded in read order ({@code sum = 31 * sum + checksum(row)}).
+   */
+  private static long checksum(UnsafeRow u) {
+    return u.getInt(6) + u.getLong(8) + u.getUTF8String(7).numBytes();
+  }
+
+  private static long rowBased(FakeCdcClient client, ChangeQuery q, StructType schema) {
     ChangeRowConverter conv = new ChangeRowConverter(schema, q.captureInstance());
     UnsafeProjection proj = UnsafeProjection.create(schema);
     long sum = 0;
     try (ChangeCursor c = client.changes(q)) {
       while (c.next()) {
-        UnsafeRow u = proj.apply(conv.convert(c));
-        sum += u.getInt(6);
+        sum = 31 * sum + checksum(proj.apply(conv.convert(c)));
       }
     }
     return sum;
   }
 
   /** The same 9 columns (6 metadata + 3 captured) into Arrow vectors, then rows as Spark would take them. */
-  private static long columnar(MemoryCdcClient client, ChangeQuery q, StructType schema) {
+  private static long columnar(FakeCdcClient client, ChangeQuery q, StructType schema) {
     UnsafeProjection proj = UnsafeProjection.create(schema);
     byte[] ciBytes = q.captureInstance().getBytes(StandardCharsets.UTF_8);
     long sum = 0;
@@ -142,7 +184,7 @@ public final class RowPathBench {
         ColumnarBatch batch = new ColumnarBatch(cols, k);
         java.util.Iterator<InternalRow> it = batch.rowIterator();
         while (it.hasNext()) {
-          sum += proj.apply(it.next()).getInt(6);
+          sum = 31 * sum + checksum(proj.apply(it.next()));
         }
       }
     }

@@ -1,11 +1,14 @@
 package io.mssqlcdc.connector.stream;
 
+import static io.mssqlcdc.fake.FakeRows.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mssqlcdc.connector.CdcOffset;
+import io.mssqlcdc.connector.FakeProbe;
 import io.mssqlcdc.connector.SharedSpark;
 import io.mssqlcdc.errors.CdcSourceUnavailableException;
+import io.mssqlcdc.fake.FakeCdcDatabase;
 import io.mssqlcdc.lsn.Lsn;
 import io.mssqlcdc.options.CdcReaderOptions;
 import java.nio.file.Path;
@@ -13,17 +16,31 @@ import java.time.Clock;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.connector.read.streaming.ReadLimit;
 import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The stream's driver side called directly: failures and offset checks. */
+/** The stream's driver side called directly, over the fake: failures and offset checks. */
 class StreamDriverTest {
   @TempDir Path tmp;
+  FakeCdcDatabase db;
 
-  private CdcMicroBatchStream stream(MemoryCdc db) {
-    CdcReaderOptions o = CdcReaderOptions.parse(StreamRuns.options(db, "dbo_t"), CdcReaderOptions.Reader.STREAM);
-    return new CdcMicroBatchStream(o, new StructType(), new StructType(), tmp.toString(), new Configuration(),
-        SharedSpark.spark().sparkContext(), Clock.systemUTC());
+  @BeforeEach
+  void setUp() {
+    db = FakeCdcDatabase.create(tmp.resolve("db"));
+    db.createTable("dbo", "t", "id int").key("id");
+    db.enableCdc("dbo", "t");
+  }
+
+  private Lsn insert(int id) {
+    return db.commit(tx -> tx.insert("t", row("id", id)));
+  }
+
+  private CdcMicroBatchStream stream() {
+    CdcReaderOptions o = CdcReaderOptions.parse(StreamRuns.options(db.path().toString(), "dbo_t"),
+        CdcReaderOptions.Reader.STREAM);
+    return new CdcMicroBatchStream(o, new StructType(), new StructType(), tmp.resolve("ckpt").toString(),
+        new Configuration(), SharedSpark.spark().sparkContext(), Clock.systemUTC());
   }
 
   /**
@@ -34,40 +51,40 @@ class StreamDriverTest {
    */
   @Test
   void aTransientFailureFromTheClientIsNotRetriedAgainByTheStream() {
-    MemoryCdc db = MemoryCdc.create();
-    db.enable("dbo_t", "t", MemoryCdc.col("id", 1, "int"));
-    Lsn c1 = db.inserts("t", 0, 1);
-    CdcMicroBatchStream s = stream(db);
-    CdcOffset start = (CdcOffset) s.initialOffset();
-    int opened = MemoryCdcClient.OPENED.get();
+    Lsn c1 = insert(0);
+    try (FakeProbe probe = FakeProbe.on(db.path())) {
+      CdcMicroBatchStream s = stream();
+      CdcOffset start = (CdcOffset) s.initialOffset();
+      int opened = probe.clientsOpened();
 
-    db.transientFailures.set(2);
-    assertThatThrownBy(() -> s.latestOffset(start, ReadLimit.allAvailable()))
-        .isInstanceOf(CdcSourceUnavailableException.class).hasMessageContaining("Connection reset");
-    assertThat(db.transientFailures.get()).as("one attempt, no stream-level retry").isEqualTo(1);
-    assertThatThrownBy(s::prepareForTriggerAvailableNow).isInstanceOf(CdcSourceUnavailableException.class);
-    assertThat(db.transientFailures.get()).isZero();
+      probe.failNext("maxLsn", 2);
+      assertThatThrownBy(() -> s.latestOffset(start, ReadLimit.allAvailable()))
+          .isInstanceOf(CdcSourceUnavailableException.class).hasMessageContaining("Connection reset");
+      assertThat(probe.failuresLeft("maxLsn")).as("one attempt, no stream-level retry").isEqualTo(1);
+      assertThatThrownBy(s::prepareForTriggerAvailableNow).isInstanceOf(CdcSourceUnavailableException.class);
+      assertThat(probe.failuresLeft("maxLsn")).isZero();
 
-    CdcOffset end = (CdcOffset) s.latestOffset(start, ReadLimit.allAvailable());
-    assertThat(end.lsn()).as("the next call works").isEqualTo(c1);
-    assertThat(MemoryCdcClient.OPENED.get() - opened).as("no client reopened by the stream").isZero();
-    s.stop();
+      CdcOffset end = (CdcOffset) s.latestOffset(start, ReadLimit.allAvailable());
+      assertThat(end.lsn()).as("the next call works").isEqualTo(c1);
+      assertThat(probe.clientsOpened() - opened).as("no client reopened by the stream").isZero();
+      s.stop();
+      assertThat(probe.clientsOpen()).as("stop closes the driver's client").isZero();
+    }
   }
 
   /** Reference §9: a pre-2022 server's detected fixed offset is re-read for every batch with new commits. */
   @Test
   void aDetectedFixedOffsetIsReadAgainForEveryNewBatch() {
-    MemoryCdc db = MemoryCdc.create(java.time.ZoneId.of("UTC-03:00"));
-    db.enable("dbo_t", "t", MemoryCdc.col("id", 1, "int"));
-    db.inserts("t", 0, 1);
-    CdcMicroBatchStream s = stream(db);
+    db.serverTimeZone("UTC-03:00");
+    insert(0);
+    CdcMicroBatchStream s = stream();
     CdcOffset start = (CdcOffset) s.initialOffset();
     CdcOffset end = (CdcOffset) s.latestOffset(start, ReadLimit.allAvailable());
     assertThat(zoneOf(s.planInputPartitions(start, end))).isEqualTo("UTC-03:00");
 
-    db.serverZone = java.time.ZoneId.of("UTC-02:00"); // the server's clock moved (daylight saving)
+    db.serverTimeZone("UTC-02:00"); // the server's clock moved (daylight saving)
     assertThat(s.latestOffset(end, ReadLimit.allAvailable())).as("idle poll").isEqualTo(end);
-    db.inserts("t", 1, 1);
+    insert(1);
     CdcOffset next = (CdcOffset) s.latestOffset(end, ReadLimit.allAvailable());
     assertThat(zoneOf(s.planInputPartitions(end, next))).isEqualTo("UTC-02:00");
     s.stop();
@@ -80,10 +97,8 @@ class StreamDriverTest {
 
   @Test
   void offsetsOfAnotherTableOrFromTheReferenceAreCheckedOrRead() {
-    MemoryCdc db = MemoryCdc.create();
-    db.enable("dbo_t", "t", MemoryCdc.col("id", 1, "int"));
-    Lsn c1 = db.inserts("t", 0, 1);
-    CdcMicroBatchStream s = stream(db);
+    Lsn c1 = insert(0);
+    CdcMicroBatchStream s = stream();
     CdcOffset reference = (CdcOffset) s.deserializeOffset(
         "{\"lsn\": \"" + c1.decrement() + "\", \"commit_ts\": \"\"}");
     assertThat(((CdcOffset) s.latestOffset(reference, ReadLimit.allAvailable())).lsn())

@@ -39,10 +39,6 @@ final class StreamRuns {
     }
   }
 
-  static Map<String, String> options(MemoryCdc db, String captureInstance, String... kv) {
-    return options(db.path, captureInstance, kv);
-  }
-
   static Map<String, String> options(String fakePath, String captureInstance, String... kv) {
     Map<String, String> o = new LinkedHashMap<>();
     o.put("backend", "fake");

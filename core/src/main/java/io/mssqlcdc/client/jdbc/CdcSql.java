@@ -104,6 +104,20 @@ public final class CdcSql {
         + " FROM cdc.lsn_time_mapping WHERE start_lsn > CONVERT(binary(10), ?, 1) ORDER BY start_lsn) t";
   }
 
+  /**
+   * Q10b. The mapping entries in {@code (after, upTo]}, counted up to {@code limit}: one
+   * {@code COUNT_BIG} over {@code TOP (limit)} of a range seek on the clustered index, so a lagging
+   * stream's progress report costs one statement, not a search of {@link #nthCommitAfter} probes
+   * (each a different prepared statement). Parameters: after, upTo.
+   */
+  public static String commitsBetween(int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be at least 1, not " + limit);
+    }
+    return "SELECT COUNT_BIG(*) FROM (SELECT TOP (" + limit + ") start_lsn FROM cdc.lsn_time_mapping"
+        + " WHERE start_lsn > CONVERT(binary(10), ?, 1) AND start_lsn <= CONVERT(binary(10), ?, 1)) t";
+  }
+
   // ---- UTC conversion helpers (reference §9) ---------------------------------------------
 
   /**
@@ -126,15 +140,18 @@ public final class CdcSql {
    * LSN order, from the last entry at least 3 hours before the range's first commit (else from
    * 0x00..) to the range end, the entries more than 1 minute before their predecessor
    * ({@code LAG}) at a repeated local time. Returns {@code (l, t)}: LSN and local time (style 126).
-   * Parameters: range start, range end.
+   * The range's first entry is a one-row derived table ({@code a}) the window joins to: when no
+   * entry lies at or after the range start (an LSN past the last mapping entry) it has no row and
+   * nothing is read, where a scalar subquery would be NULL, fall back to 0x00.. and scan the whole
+   * mapping (the reference guards the same case). Parameters: range start, range end.
    */
   public static String drops(ServerClock zone) {
     return "SELECT CONVERT(varchar(22), x.start_lsn, 1) AS l, CONVERT(varchar(23), x.tran_end_time, 126) AS t"
         + " FROM (SELECT m.start_lsn, m.tran_end_time, LAG(m.tran_end_time) OVER (ORDER BY m.start_lsn) AS prev"
-        + " FROM cdc.lsn_time_mapping m"
-        + " WHERE m.start_lsn >= ISNULL((SELECT TOP (1) e.start_lsn FROM cdc.lsn_time_mapping e"
-        + " WHERE e.tran_end_time <= DATEADD(hour, -" + UtcConversion.WINDOW_HOURS + ", (SELECT TOP (1) f.tran_end_time"
-        + " FROM cdc.lsn_time_mapping f WHERE f.start_lsn >= CONVERT(binary(10), ?, 1) ORDER BY f.start_lsn))"
+        + " FROM (SELECT TOP (1) f.tran_end_time FROM cdc.lsn_time_mapping f"
+        + " WHERE f.start_lsn >= CONVERT(binary(10), ?, 1) ORDER BY f.start_lsn) a"
+        + " JOIN cdc.lsn_time_mapping m ON m.start_lsn >= ISNULL((SELECT TOP (1) e.start_lsn FROM cdc.lsn_time_mapping e"
+        + " WHERE e.tran_end_time <= DATEADD(hour, -" + UtcConversion.WINDOW_HOURS + ", a.tran_end_time)"
         + " ORDER BY e.tran_end_time DESC), 0x00000000000000000000)"
         + " AND m.start_lsn <= CONVERT(binary(10), ?, 1)) x"
         + " WHERE x.tran_end_time < DATEADD(minute, -" + UtcConversion.DROP_MINUTES + ", x.prev)"
@@ -212,6 +229,14 @@ public final class CdcSql {
   public static final String PERMISSION_PROBE =
       "SELECT CASE WHEN sys.fn_cdc_get_min_lsn(?) > 0x00000000000000000000"
           + " THEN HAS_PERMS_BY_NAME(?, 'OBJECT', 'SELECT') END, USER_NAME()";
+
+  /**
+   * Q29. Whether a change table has {@code __$command_id}: its length, NULL when the column is
+   * missing. Asked only after a read that selected it failed with error 207 (invalid column), so
+   * the {@code includeCommandId=false} advice is given only where the column really is missing.
+   * Parameter: {@code cdc.[<ci>_CT]}.
+   */
+  public static final String COMMAND_ID_PROBE = "SELECT COL_LENGTH(?, '__$command_id')";
 
   // ---- metadata (documented procedures only) ---------------------------------------------
 

@@ -23,10 +23,13 @@ import java.util.Properties;
  *
  * In both cases the client adds what it relies on unless the string sets it:
  * {@code responseBuffering=adaptive} (rows stream, never materialised), {@code loginTimeout}
- * (option {@code connectTimeout}), {@code applicationName}. {@link Target#toString()} masks the
+ * (option {@code connectTimeout}), {@code applicationName}; and it always sets
+ * {@code sendStringParametersAsUnicode=true}, whatever the string says (every value is a text
+ * parameter). {@link Target#toString()} masks the
  * password; so does {@link #mask}.
  */
 public final class ConnectionStrings {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ConnectionStrings.class);
   /** ODBC keyword (lower case) → JDBC property; {@code null} = ignored (Driver). */
   private static final Map<String, String> KEYWORDS = keywords();
 
@@ -156,6 +159,24 @@ public final class ConnectionStrings {
     if (!has(given, "applicationName")) {
       target.setProperty("applicationName", "mssql-cdc-spark");
     }
+    // Every value crosses as a text parameter (LSNs, key bounds, instance and zone names): as varchar in
+    // the database's code page, non-ASCII names and nvarchar bounds would be mangled. Forced; the
+    // Properties win over the URL's own setting (mssql-jdbc: API arguments, then Properties, then URL).
+    String unicode = value(given, "sendStringParametersAsUnicode");
+    if (unicode != null && !unicode.strip().equalsIgnoreCase("true")) {
+      LOG.warn("mssql_cdc: ignoring sendStringParametersAsUnicode={} in the connection string: the connector sends"
+          + " every parameter as Unicode (non-ASCII names and nvarchar key bounds would be mangled otherwise)", unicode);
+    }
+    target.setProperty("sendStringParametersAsUnicode", "true");
+  }
+
+  private static String value(Properties p, String name) {
+    for (String k : p.stringPropertyNames()) {
+      if (k.equalsIgnoreCase(name)) {
+        return p.getProperty(k);
+      }
+    }
+    return null;
   }
 
   private static boolean has(Properties p, String name) {

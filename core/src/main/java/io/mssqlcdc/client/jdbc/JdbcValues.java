@@ -8,7 +8,6 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
 /**
@@ -17,12 +16,10 @@ import java.util.Locale;
  * {@code Boolean} (bit), {@code Short} (tinyint, smallint), {@code Integer}, {@code Long},
  * {@code Float} (real), {@code Double} (float), {@code BigDecimal} (decimal, numeric, money),
  * {@code LocalDate}, {@code LocalDateTime} (datetime, datetime2, smalldatetime: as stored),
- * {@code OffsetDateTime}, {@code String} (text types, xml, time as {@code HH:mm:ss.fffffff},
+ * {@code OffsetDateTime}, {@code String} (text types, xml, time as {@code HH:mm:ss.nnnnnnnnn} ({@link io.mssqlcdc.types.TemporalText#time}),
  * uniqueidentifier upper case), {@code byte[]} (binary, rowversion). {@code null} for SQL NULL.
  */
 final class JdbcValues {
-  private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSSSSSS", Locale.ROOT);
-
   /** How to read one column; decided once per result set. */
   enum Reader { BOOLEAN, SHORT, INT, LONG, FLOAT, DOUBLE, DECIMAL, DATE, DATETIME, DATETIMEOFFSET, TIME, GUID, STRING, BYTES, OBJECT }
 
@@ -72,7 +69,7 @@ final class JdbcValues {
       case DATETIMEOFFSET -> rs.getObject(column, OffsetDateTime.class);
       case TIME -> {
         LocalTime t = rs.getObject(column, LocalTime.class);
-        yield t == null ? null : TIME.format(t);
+        yield t == null ? null : io.mssqlcdc.types.TemporalText.time(t);
       }
       case GUID -> {
         String s = rs.getString(column);

@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
  *
  * <p>Integer bounds are inlined (they are Java numbers, not text); every other bound is a text
  * parameter read back with {@code CAST(? [COLLATE <collation>] AS <declared type>)}, binary with
- * {@code CONVERT(<type>, ?, 1)} from {@code 0x} hex; datetimes as ISO 8601 (milliseconds for
+ * {@code CONVERT(<type>, ?, 1)} from {@code 0x} hex (rowversion/timestamp as {@code binary(8)}); datetimes as ISO 8601 (milliseconds for
  * {@code datetime}/{@code smalldatetime}, microseconds otherwise), decimals in plain notation.
  */
 public final class KeyPredicates {
@@ -226,6 +226,10 @@ public final class KeyPredicates {
     }
     if (base.equals("binary") || base.equals("varbinary")) {
       return SqlText.of("CONVERT(" + k.type() + ", ?, 1)", text(v, base));
+    }
+    if (base.equals("timestamp") || base.equals("rowversion")) {
+      // rowversion is binary(8); CAST(? AS timestamp) would cast the text's characters, not the hex
+      return SqlText.of("CONVERT(binary(8), ?, 1)", text(v, base));
     }
     String collate = k.collation() == null ? "" : " COLLATE " + k.collation();
     return SqlText.of("CAST(?" + collate + " AS " + k.type() + ")", text(v, base));

@@ -6,6 +6,7 @@ import io.mssqlcdc.client.CapturedColumn;
 import io.mssqlcdc.client.CdcClient;
 import io.mssqlcdc.client.ChangeCursor;
 import io.mssqlcdc.client.ChangeQuery;
+import io.mssqlcdc.client.ColumnNames;
 import io.mssqlcdc.client.DdlEvent;
 import io.mssqlcdc.client.KeyRange;
 import io.mssqlcdc.client.RowCursor;
@@ -40,7 +41,8 @@ import java.util.OptionalLong;
  * on a new connection by {@link DriverRetry}; a change-table read the login may not do becomes a
  * {@link io.mssqlcdc.errors.CdcPermissionException} naming the GRANT (probe {@link
  * CdcSql#PERMISSION_PROBE}); a missing {@code __$command_id} says to set
- * {@code includeCommandId=false}.
+ * {@code includeCommandId=false} (only when the read selected it and {@link CdcSql#COMMAND_ID_PROBE}
+ * confirms the column is missing). A probe that fails keeps the read's own error.
  *
  * <p>One connection, opened lazily, autocommit on; used by one thread at a time. Cursors
  * stream ({@code responseBuffering=adaptive}); a cursor must be closed before the next
@@ -62,6 +64,7 @@ public final class SqlCdcClient implements CdcClient {
   private final DriverRetry retry;
   private final String configuredZone;
   private final long lockTimeoutMs;
+  private final TableQuery.Isolation isolation;
   /** Captured column names per instance (fixed for an instance's lifetime: CDC refuses renames). */
   private final Map<String, List<String>> capturedNames = new HashMap<>();
   private Connection connection;
@@ -70,7 +73,17 @@ public final class SqlCdcClient implements CdcClient {
   private String sessionPrefix;
 
   public SqlCdcClient(ConnectionFactory factory, String sourceTimeZone, long lockTimeoutMs, DriverRetry retry) {
+    this(factory, sourceTimeZone, lockTimeoutMs, TableQuery.Isolation.READ_COMMITTED, retry);
+  }
+
+  /**
+   * @param isolation the reader's {@code isolationLevel}: snapshot planning ({@link #keyMinMax},
+   *     {@link #keyTiles}) reads the source table under it, as {@link #readTable} does under its query's
+   */
+  public SqlCdcClient(ConnectionFactory factory, String sourceTimeZone, long lockTimeoutMs,
+      TableQuery.Isolation isolation, DriverRetry retry) {
     this.factory = factory;
+    this.isolation = isolation;
     this.configuredZone = sourceTimeZone == null ? "auto" : sourceTimeZone.strip();
     this.lockTimeoutMs = CdcSql.lockTimeout(lockTimeoutMs);
     this.retry = retry;
@@ -93,7 +106,8 @@ public final class SqlCdcClient implements CdcClient {
       }
       return c;
     };
-    return new SqlCdcClient(factory, options.sourceTimeZone(), options.lockTimeoutMs(), DriverRetry.standard());
+    return new SqlCdcClient(factory, options.sourceTimeZone(), options.lockTimeoutMs(), options.isolationLevel(),
+        DriverRetry.standard());
   }
 
   // ---- LSNs and commit times --------------------------------------------------------------
@@ -141,6 +155,18 @@ public final class SqlCdcClient implements CdcClient {
       throw new IllegalArgumentException("nthCommitAfter needs n >= 1, not " + n);
     }
     return lsn(scalar("commit " + n + " after " + after, SqlText.of(CdcSql.nthCommitAfter(n), after.hex())));
+  }
+
+  @Override
+  public long commitsBetween(Lsn after, Lsn upTo, int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("commitsBetween needs limit >= 1, not " + limit);
+    }
+    if (!upTo.isAfter(after)) {
+      return 0;
+    }
+    String n = scalar("entries in (" + after + ", " + upTo + "]", SqlText.of(CdcSql.commitsBetween(limit), after.hex(), upTo.hex()));
+    return n == null ? 0 : Long.parseLong(n.strip());
   }
 
   /**
@@ -315,18 +341,27 @@ public final class SqlCdcClient implements CdcClient {
     String ci = Identifiers.captureInstance(query.captureInstance());
     List<String> captured = capturedNames.computeIfAbsent(ci,
         k -> capturedColumns(k).stream().map(CapturedColumn::name).toList());
+    // Requested names match the captured ones ignoring case (ColumnNames); the statement selects
+    // SQL Server's spelling, which resolves under any collation. A column requested twice is read once.
     List<String> selected = new ArrayList<>();
     int[] positions = new int[query.columns().size()];
     for (int i = 0; i < positions.length; i++) {
-      String name = query.columns().get(i);
-      positions[i] = captured.contains(name) ? selected.size() : -1;
-      if (positions[i] >= 0) {
+      int k = ColumnNames.indexOf(query.columns().get(i), captured);
+      if (k < 0) {
+        positions[i] = -1;
+        continue;
+      }
+      String name = captured.get(k);
+      int at = selected.indexOf(name);
+      if (at < 0) {
+        at = selected.size();
         selected.add(name);
       }
+      positions[i] = at;
     }
     SqlText utc = utcExpression(query.from(), query.to());
     SqlText bound = CdcSql.changes(ci, selected, query.includeCommandId(), utc, query.from().hex(), query.to().hex());
-    return changeTableCall(ci, "change rows of " + ci, () -> {
+    return changeTableCall(ci, "change rows of " + ci, query.includeCommandId(), () -> {
       resetLockTimeout();
       PreparedStatement ps = prepare(bound);
       ps.setFetchSize(query.fetchSize());
@@ -386,7 +421,7 @@ public final class SqlCdcClient implements CdcClient {
     List<KeyPredicates.Key> keys = KeyTypes.keys(table, List.of(key), columnInfo(table), !range.isAll());
     SqlText q = CdcSql.keyMinMax(table, key, KeyPredicates.pieces(keys, range));
     return call("MIN/MAX of " + table + "." + key, () -> {
-      applySession(TableQuery.Isolation.READ_COMMITTED, lockTimeoutMs);
+      applySession(isolation, lockTimeoutMs);
       try (PreparedStatement ps = prepare(q); ResultSet rs = ps.executeQuery()) {
         if (!rs.next()) {
           return Optional.<List<Object>>empty();
@@ -406,7 +441,7 @@ public final class SqlCdcClient implements CdcClient {
     }
     String q = CdcSql.keyTiles(table, keys, n);
     return call("NTILE key tiles of " + table, () -> {
-      applySession(TableQuery.Isolation.READ_COMMITTED, lockTimeoutMs);
+      applySession(isolation, lockTimeoutMs);
       try (Statement st = connection().createStatement(); ResultSet rs = st.executeQuery(q)) {
         JdbcValues.Reader[] r = JdbcValues.readers(rs.getMetaData(), 1);
         List<List<Object>> out = new ArrayList<>();
@@ -446,6 +481,15 @@ public final class SqlCdcClient implements CdcClient {
   @Override
   public String sourceTimeZone() {
     return clock().optionValue();
+  }
+
+  @Override
+  public String refreshSourceTimeZone() {
+    if (configuredZone.equalsIgnoreCase("auto")) {
+      // on the open connection (scalar() opens one only when none is open)
+      clock = ClockDetector.detect(sql -> scalar("time zone detection", SqlText.of(sql)));
+    }
+    return sourceTimeZone();
   }
 
   private ServerClock clock() {
@@ -556,35 +600,57 @@ public final class SqlCdcClient implements CdcClient {
     }
   }
 
-  /** Like {@link #call}, but a failure may be a missing grant on the change table (probe Q28). */
-  private <T> T changeTableCall(String captureInstance, String what, DriverRetry.SqlCall<T> body) {
+  /**
+   * Like {@link #call}, but a failure may be a missing grant on the change table (probe Q28) or,
+   * when the statement selects it ({@code selectsCommandId}), a change table without
+   * {@code __$command_id} (probe Q29). A probe that fails itself leaves the read's own error,
+   * with the probe's failure suppressed in it.
+   */
+  private <T> T changeTableCall(String captureInstance, String what, boolean selectsCommandId, DriverRetry.SqlCall<T> body) {
     try {
       return retry.run(what, body, this::reset);
     } catch (SQLException e) {
-      SqlServerErrors.Kind kind = SqlServerErrors.classify(e);
-      if (kind == SqlServerErrors.Kind.INVALID_COLUMN) {
-        throw CdcErrors.commandIdMissing(captureInstance);
-      }
-      if (kind == SqlServerErrors.Kind.PERMISSION || kind == SqlServerErrors.Kind.MISSING_OBJECT) {
-        probePermission(captureInstance);
-      }
-      throw translate(what, e);
+      throw changeTableFailure(captureInstance, what, selectsCommandId, e);
     }
   }
 
+  private RuntimeException changeTableFailure(String captureInstance, String what, boolean selectsCommandId, SQLException e) {
+    SqlServerErrors.Kind kind = SqlServerErrors.classify(e);
+    boolean probeGrant = kind == SqlServerErrors.Kind.PERMISSION || kind == SqlServerErrors.Kind.MISSING_OBJECT;
+    boolean probeCommandId = kind == SqlServerErrors.Kind.INVALID_COLUMN && selectsCommandId;
+    if (!probeGrant && !probeCommandId) {
+      return translate(what, e);
+    }
+    String table = CdcSql.changeTable(captureInstance);
+    String[] r;
+    try {
+      r = retry.run(probeGrant ? "permission probe" : "__$command_id probe", () -> row(probeGrant
+          ? SqlText.of(CdcSql.PERMISSION_PROBE, captureInstance, table)
+          : SqlText.of(CdcSql.COMMAND_ID_PROBE, table)), this::reset);
+    } catch (SQLException probeFailure) {
+      RuntimeException original = translate(what, e);
+      original.addSuppressed(translate(probeGrant ? "the permission probe" : "the __$command_id probe", probeFailure));
+      return original;
+    }
+    RuntimeException decided = probeGrant ? grantDecision(captureInstance, table, r) : commandIdDecision(captureInstance, r);
+    if (decided == null) {
+      return translate(what, e);
+    }
+    decided.addSuppressed(translate(what, e));
+    return decided;
+  }
+
   private List<String[]> changeTableRows(String captureInstance, String what, SqlText q, int width) {
-    return changeTableCall(captureInstance, what, () -> {
+    return changeTableCall(captureInstance, what, false, () -> {
       resetLockTimeout();
       return readRows(q, width);
     });
   }
 
-  /** Q28: throws the permission error naming the GRANT when the login cannot read the change table. */
-  private void probePermission(String captureInstance) {
-    String table = CdcSql.changeTable(captureInstance);
-    String[] r = call("permission probe", () -> row(SqlText.of(CdcSql.PERMISSION_PROBE, captureInstance, table)));
+  /** Q28's answer: the instance is not there, or the login lacks the change-table grant; null when neither. */
+  private static RuntimeException grantDecision(String captureInstance, String table, String[] r) {
     if (r[0] == null) {
-      throw CdcErrors.captureInstanceNotReady(captureInstance);
+      return CdcErrors.captureInstanceNotReady(captureInstance);
     }
     if (r[0].equals("0")) {
       String user;
@@ -593,8 +659,14 @@ public final class SqlCdcClient implements CdcClient {
       } catch (RuntimeException e) {
         user = "<user>";
       }
-      throw CdcErrors.missingGrant("change table " + table, "GRANT SELECT ON " + table + " TO " + user + ";");
+      return CdcErrors.missingGrant("change table " + table, "GRANT SELECT ON " + table + " TO " + user + ";");
     }
+    return null;
+  }
+
+  /** Q29's answer: the change table has no {@code __$command_id} (NULL length); null when it has one. */
+  private static RuntimeException commandIdDecision(String captureInstance, String[] r) {
+    return r[0] == null ? CdcErrors.commandIdMissing(captureInstance) : null;
   }
 
   private RuntimeException translate(String what, SQLException e) {

@@ -1,11 +1,8 @@
 package io.mssqlcdc.client.jdbc;
 
 import io.mssqlcdc.lsn.Lsn;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.ToIntFunction;
 
 /**
  * T-SQL expressions that turn {@code tran_end_time} (a zone-less {@code datetime} on the server
@@ -29,8 +26,9 @@ import java.util.function.ToIntFunction;
  * ZONE N'<zone>')}. The zone name is inlined (N'...') only after {@link ServerClock#parse}
  * validated it: it cannot hold a quote.
  *
- * <p>The static {@code model*} methods are the same rules in Java over an offset function: the
- * executable specification the unit tests check the fall-back hour against.
+ * <p>What these expressions give is pinned by {@code CdcClientContractTest}'s fall-back history,
+ * run against SQL Server in {@code SqlCdcClientContractIT} and {@code DaylightSavingIT} (a New York
+ * server clock), and against the fake, which applies the same rules in Java ({@code CommitTimes}).
  */
 public final class UtcConversion {
   /** A commit more than this many minutes before its predecessor is a drop (clock set back). */
@@ -90,57 +88,5 @@ public final class UtcConversion {
         + " AND d.t >= DATEADD(hour, -" + WINDOW_HOURS + ", " + t + ")) AND " + repeated(zone, t)
         + " THEN CAST(DATEADD(minute, -" + later + ", " + t + ") AS datetime2(3)) ELSE " + plain(zone, t) + " END";
     return new SqlText(sql, params);
-  }
-
-  // ---- the same rules in Java (specification for the tests) ------------------------------
-
-  /** Whether the local time {@code t} is one a fall-back repeats, by the SQL test above. */
-  public static boolean modelIsRepeated(LocalDateTime t, ToIntFunction<LocalDateTime> offset) {
-    int now = offset.applyAsInt(t);
-    int later = offset.applyAsInt(t.plusHours(WINDOW_HOURS));
-    return later < now && offset.applyAsInt(t.plusMinutes(now - later)) == later;
-  }
-
-  /**
-   * The drops among {@code commits} (local times in LSN order): a commit more than
-   * {@value #DROP_MINUTES} minute before the previous one, at a repeated time.
-   */
-  public static List<Integer> modelDrops(List<LocalDateTime> commits, ToIntFunction<LocalDateTime> offset) {
-    List<Integer> drops = new ArrayList<>();
-    for (int i = 1; i < commits.size(); i++) {
-      LocalDateTime t = commits.get(i);
-      if (t.isBefore(commits.get(i - 1).minusMinutes(DROP_MINUTES)) && modelIsRepeated(t, offset)) {
-        drops.add(i);
-      }
-    }
-    return drops;
-  }
-
-  /** The UTC time of each commit (local times in LSN order), by the corrected rule. */
-  public static List<LocalDateTime> modelToUtc(List<LocalDateTime> commits, ToIntFunction<LocalDateTime> offset) {
-    List<Integer> drops = modelDrops(commits, offset);
-    List<LocalDateTime> utc = new ArrayList<>();
-    for (int i = 0; i < commits.size(); i++) {
-      LocalDateTime t = commits.get(i);
-      boolean dropBefore = false;
-      for (int d : drops) {
-        dropBefore |= d <= i && !commits.get(d).isBefore(t.minusHours(WINDOW_HOURS));
-      }
-      int off = dropBefore && modelIsRepeated(t, offset)
-          ? offset.applyAsInt(t.plusHours(WINDOW_HOURS))
-          : offset.applyAsInt(t);
-      utc.add(t.minusMinutes(off));
-    }
-    return utc;
-  }
-
-  /** An offset function of a java.time zone that, like SQL Server, takes the earlier offset in an overlap. */
-  public static ToIntFunction<LocalDateTime> javaZone(java.time.ZoneId zone) {
-    return t -> {
-      ZoneOffset o = zone.getRules().getValidOffsets(t).isEmpty()
-          ? zone.getRules().getOffset(t.atZone(zone).toInstant())
-          : zone.getRules().getValidOffsets(t).get(0);
-      return o.getTotalSeconds() / 60;
-    };
   }
 }

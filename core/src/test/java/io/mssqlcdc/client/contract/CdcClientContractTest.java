@@ -60,6 +60,24 @@ public abstract class CdcClientContractTest {
     return prefix + "_" + System.nanoTime() % 100_000 + "_" + (++tableCounter);
   }
 
+  /**
+   * The diagnostics the stream's facts figures come from (source_rtt_ms, network_wait_ms): a
+   * round trip is always measured, and the network wait, where the server exposes it, is a
+   * non-negative count that never decreases within a session.
+   */
+  @Test
+  void roundTripAndNetworkWaitAreMeasurements() {
+    assertThat(client.pingMillis()).isPresent();
+    assertThat(client.pingMillis().getAsDouble()).isGreaterThanOrEqualTo(0.0);
+    java.util.OptionalLong before = client.networkWaitMillis();
+    java.util.OptionalLong after = client.networkWaitMillis();
+    if (before.isPresent()) {
+      assertThat(before.getAsLong()).isNotNegative();
+      assertThat(after).isPresent();
+      assertThat(after.getAsLong()).as("cumulative for the session").isGreaterThanOrEqualTo(before.getAsLong());
+    }
+  }
+
   /** One change row as read, with the contract table's three columns. */
   protected record Change(Lsn startLsn, Lsn seqval, int operation, int commandId, Instant commitTime, Integer id,
       String name, BigDecimal amount) {}
@@ -202,6 +220,25 @@ public abstract class CdcClientContractTest {
     assertThat(client.splitPoints(t.ci(), client.incrementLsn(l2), Lsn.MAX, 4)).isEmpty();
   }
 
+  @Test
+  void requestedColumnsMatchCapturedNamesIgnoringCase() {
+    // SQL Server resolves [NAME] to a column name ignoring case only under a case-insensitive
+    // collation; clients match the requested names to the captured ones themselves (exact first,
+    // then ignoring case) and read SQL Server's spelling, so a declared 'columns' in another case
+    // reads the values, not NULL. A name no instance captures reads NULL.
+    Tracked t = track("case");
+    Lsn l1 = history.commit(t.table(), List.of(RowOp.insert(7, "seven", "7.70")));
+    List<Object> row = new ArrayList<>();
+    try (ChangeCursor c = client.changes(new ChangeQuery(t.ci(), l1, l1, List.of("NAME", "Id", "missing", "aMoUnT"), true, 10))) {
+      assertThat(c.next()).isTrue();
+      for (int i = 0; i < 4; i++) {
+        row.add(c.value(i));
+      }
+      assertThat(c.next()).isFalse();
+    }
+    assertThat(row).containsExactly("seven", 7, null, new BigDecimal("7.70"));
+  }
+
   // ---- cleanup ----------------------------------------------------------------------------------
 
   @Test
@@ -301,6 +338,112 @@ public abstract class CdcClientContractTest {
     assertThat(last).isBetween(maxBefore, maxAfter);
     assertThat(client.nthCommitAfter(Lsn.MAX, 1)).isEmpty();
     assertThatThrownBy(() -> client.nthCommitAfter(l1, 0)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void commitsBetweenCountsMappingEntriesUpToALimit() {
+    Tracked t = track("count");
+    Lsn l1 = history.commit(t.table(), List.of(RowOp.insert(1, "a", "1.00")));
+    Lsn l2 = history.commit(t.table(), List.of(RowOp.insert(2, "b", "2.00")));
+    Lsn l3 = history.commit(t.table(), List.of(RowOp.insert(3, "c", "3.00")));
+
+    // capture may write idle entries in between: the count agrees with nthCommitAfter's
+    long n = client.commitsBetween(l1, l3, 1_000_000);
+    assertThat(n).isGreaterThanOrEqualTo(2);
+    assertThat(client.nthCommitAfter(l1, (int) n)).contains(l3);
+    assertThat(client.nthCommitAfter(l1, (int) n - 1).orElseThrow()).isLessThan(l3);
+    assertThat(client.commitsBetween(l1, l2, 1_000_000)).isBetween(1L, n - 1);
+    assertThat(client.commitsBetween(l1, l3, 1)).as("counting stops at the limit").isEqualTo(1);
+    assertThat(client.commitsBetween(client.decrementLsn(l1), l1, 10)).isEqualTo(1);
+    assertThat(client.commitsBetween(l2, l2, 10)).isZero();
+    assertThat(client.commitsBetween(l3, l1, 10)).isZero();
+    assertThat(client.commitsBetween(client.maxLsn().orElseThrow(), Lsn.MAX, 10)).isZero();
+    assertThatThrownBy(() -> client.commitsBetween(l1, l3, 0)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  // ---- clock --------------------------------------------------------------------------------------
+
+  @Test
+  void refreshingTheClockKeepsConvertingCommitTimes() {
+    Tracked t = track("clock");
+    Lsn l1 = history.commit(t.table(), List.of(RowOp.insert(1, "a", "1.00")));
+    String zone = client.sourceTimeZone();
+    Optional<Instant> before = client.commitTime(l1);
+    assertThat(client.refreshSourceTimeZone()).isEqualTo(zone).isEqualTo(client.sourceTimeZone());
+    assertThat(client.commitTime(l1)).isPresent().isEqualTo(before);
+  }
+
+  /**
+   * New York, 2026-11-01: at 02:00 EDT (UTC-4) the clock falls back to 01:00 EST (UTC-5), so local
+   * times 01:00-02:00 happen twice. Commit times in LSN order: the first pass converts with EDT,
+   * the second (recognised by the drop of the clock before it) with EST, so it does not come out
+   * an hour early, before the first. Reference §9; both clients must give these instants for this
+   * history.
+   */
+  @Test
+  void commitTimesInAFallBackHourAreUtcAndInOrder() {
+    Tracked t = track("dst");
+    String[] local = {
+        "2026-11-01T00:50:00", "2026-11-01T01:20:00", "2026-11-01T01:55:00", // first pass, EDT
+        "2026-11-01T01:05:00", "2026-11-01T01:40:00",                         // second pass, EST
+        "2026-11-01T01:39:30",                                                 // 30 s back: no drop, still EST
+        "2026-11-01T02:10:00", "2026-11-01T04:00:00"};
+    String[] utc = {
+        "2026-11-01T04:50:00Z", "2026-11-01T05:20:00Z", "2026-11-01T05:55:00Z",
+        "2026-11-01T06:05:00Z", "2026-11-01T06:40:00Z", "2026-11-01T06:39:30Z",
+        "2026-11-01T07:10:00Z", "2026-11-01T09:00:00Z"};
+    List<Lsn> lsns = new ArrayList<>();
+    for (int i = 0; i < local.length; i++) {
+      lsns.add(history.commitAt(t.table(), List.of(RowOp.insert(i + 1, "r" + i, "1.00")),
+          java.time.LocalDateTime.parse(local[i])));
+    }
+    CdcClient ny = history.clientWithClock("America/New_York");
+    List<Instant> expected = java.util.Arrays.stream(utc).map(Instant::parse).toList();
+
+    List<Instant> read = new ArrayList<>();
+    try (ChangeCursor c = ny.changes(new ChangeQuery(t.ci(), lsns.get(0), lsns.get(lsns.size() - 1), COLUMNS, true, 100))) {
+      while (c.next()) {
+        read.add(c.commitTime());
+      }
+    }
+    assertThat(read).as("one read over the whole history").isEqualTo(expected);
+    for (int i = 0; i < lsns.size(); i++) {
+      assertThat(ny.commitTime(lsns.get(i))).as("commitTime of commit %d (%s local)", i, local[i]).contains(expected.get(i));
+    }
+    List<Instant> secondPass = new ArrayList<>();
+    try (ChangeCursor c = ny.changes(new ChangeQuery(t.ci(), lsns.get(3), lsns.get(4), COLUMNS, true, 100))) {
+      while (c.next()) {
+        secondPass.add(c.commitTime());
+      }
+    }
+    assertThat(secondPass).as("a read that starts in the second pass").isEqualTo(expected.subList(3, 5));
+    assertThat(ny.commitTimeAtOrBefore(ny.incrementLsn(lsns.get(3)))).contains(expected.get(3));
+  }
+
+  /** Spring forward needs no correction; a European fall-back (Berlin, 03:00 CEST to 02:00 CET) is corrected too. */
+  @Test
+  void commitTimesAcrossASpringForwardAndAEuropeanFallBack() {
+    Tracked t = track("dst2");
+    Lsn s1 = history.commitAt(t.table(), List.of(RowOp.insert(1, "a", "1.00")), java.time.LocalDateTime.parse("2026-03-08T01:59:00"));
+    Lsn s2 = history.commitAt(t.table(), List.of(RowOp.insert(2, "b", "1.00")), java.time.LocalDateTime.parse("2026-03-08T03:01:00"));
+    CdcClient ny = history.clientWithClock("America/New_York");
+    assertThat(ny.commitTime(s1)).contains(Instant.parse("2026-03-08T06:59:00Z"));
+    assertThat(ny.commitTime(s2)).contains(Instant.parse("2026-03-08T07:01:00Z"));
+
+    List<Lsn> b = new ArrayList<>();
+    String[] local = {"2026-10-25T02:30:00", "2026-10-25T02:59:00", "2026-10-25T02:01:00", "2026-10-25T02:30:00"};
+    for (int i = 0; i < local.length; i++) {
+      b.add(history.commitAt(t.table(), List.of(RowOp.insert(10 + i, "c", "1.00")), java.time.LocalDateTime.parse(local[i])));
+    }
+    CdcClient berlin = history.clientWithClock("Europe/Berlin");
+    List<Instant> read = new ArrayList<>();
+    try (ChangeCursor c = berlin.changes(new ChangeQuery(t.ci(), b.get(0), b.get(3), COLUMNS, true, 100))) {
+      while (c.next()) {
+        read.add(c.commitTime());
+      }
+    }
+    assertThat(read).containsExactly(Instant.parse("2026-10-25T00:30:00Z"), Instant.parse("2026-10-25T00:59:00Z"),
+        Instant.parse("2026-10-25T01:01:00Z"), Instant.parse("2026-10-25T01:30:00Z"));
   }
 
   // ---- split points -----------------------------------------------------------------------------

@@ -29,6 +29,22 @@ public interface ContractHistory extends AutoCloseable {
   Lsn commit(String table, List<RowOp> ops);
 
   /**
+   * Like {@link #commit}, and then the commit's {@code cdc.lsn_time_mapping.tran_end_time} (the
+   * server clock's local time) is {@code serverTime}, as if the server clock had shown it: a
+   * history in a daylight-saving hour whatever the clock says now. Idle mapping entries capture
+   * wrote since the previous {@code commitAt} of this history get the same time, so the scripted
+   * times are the mapping's in LSN order.
+   */
+  Lsn commitAt(String table, List<RowOp> ops, java.time.LocalDateTime serverTime);
+
+  /**
+   * A client of this source that converts commit times with the zone {@code ianaZone} (an IANA
+   * id such as {@code America/New_York}, given to the client in the name its server takes: a
+   * Windows name for SQL Server), as a {@code sourceTimeZone} option would. The history owns it.
+   */
+  CdcClient clientWithClock(String ianaZone);
+
+  /**
    * Enables a second capture instance {@code name} on {@code dbo.<table>} capturing
    * {@code columns}; returns once capture has processed the enable. Its start LSN is then
    * reported by {@link CdcClient#captureInstances}.

@@ -64,6 +64,14 @@ class CdcSqlTest {
   }
 
   @Test
+  void commitsBetweenCountsOneRangeSeekUpToTheLimit() {
+    assertThat(CdcSql.commitsBetween(100_001)).isEqualTo(
+        "SELECT COUNT_BIG(*) FROM (SELECT TOP (100001) start_lsn FROM cdc.lsn_time_mapping"
+            + " WHERE start_lsn > CONVERT(binary(10), ?, 1) AND start_lsn <= CONVERT(binary(10), ?, 1)) t");
+    assertThatThrownBy(() -> CdcSql.commitsBetween(0)).hasMessageContaining("at least 1, not 0");
+  }
+
+  @Test
   void splitPointsTileTheChangeTable() {
     assertThat(CdcSql.splitPoints("dbo_orders", 4)).isEqualTo(
         "SELECT CONVERT(varchar(22), MAX(y.l), 1) AS b,"
@@ -123,6 +131,8 @@ class CdcSqlTest {
     assertThat(CdcSql.PERMISSION_PROBE).isEqualTo(
         "SELECT CASE WHEN sys.fn_cdc_get_min_lsn(?) > 0x00000000000000000000"
             + " THEN HAS_PERMS_BY_NAME(?, 'OBJECT', 'SELECT') END, USER_NAME()");
+    assertThat(CdcSql.COMMAND_ID_PROBE).isEqualTo("SELECT COL_LENGTH(?, '__$command_id')");
+    assertThat(SqlText.countMarks(CdcSql.COMMAND_ID_PROBE)).isEqualTo(1);
     assertThat(CdcSql.PING).isEqualTo("SELECT 1");
     assertThat(CdcSql.NETWORK_WAIT).isEqualTo("SELECT wait_time_ms FROM sys.dm_exec_session_wait_stats"
         + " WHERE session_id = @@SPID AND wait_type = 'ASYNC_NETWORK_IO'");
@@ -152,15 +162,26 @@ class CdcSqlTest {
     assertThat(CdcSql.drops(z)).isEqualTo(
         "SELECT CONVERT(varchar(22), x.start_lsn, 1) AS l, CONVERT(varchar(23), x.tran_end_time, 126) AS t"
             + " FROM (SELECT m.start_lsn, m.tran_end_time, LAG(m.tran_end_time) OVER (ORDER BY m.start_lsn) AS prev"
-            + " FROM cdc.lsn_time_mapping m"
-            + " WHERE m.start_lsn >= ISNULL((SELECT TOP (1) e.start_lsn FROM cdc.lsn_time_mapping e"
-            + " WHERE e.tran_end_time <= DATEADD(hour, -3, (SELECT TOP (1) f.tran_end_time"
-            + " FROM cdc.lsn_time_mapping f WHERE f.start_lsn >= CONVERT(binary(10), ?, 1) ORDER BY f.start_lsn))"
-            + " ORDER BY e.tran_end_time DESC), 0x00000000000000000000)"
+            + " FROM (SELECT TOP (1) f.tran_end_time FROM cdc.lsn_time_mapping f"
+            + " WHERE f.start_lsn >= CONVERT(binary(10), ?, 1) ORDER BY f.start_lsn) a"
+            + " JOIN cdc.lsn_time_mapping m ON m.start_lsn >= ISNULL((SELECT TOP (1) e.start_lsn FROM cdc.lsn_time_mapping e"
+            + " WHERE e.tran_end_time <= DATEADD(hour, -3, a.tran_end_time) ORDER BY e.tran_end_time DESC),"
+            + " 0x00000000000000000000)"
             + " AND m.start_lsn <= CONVERT(binary(10), ?, 1)) x"
             + " WHERE x.tran_end_time < DATEADD(minute, -1, x.prev)"
             + " AND " + UtcConversion.repeated(z, "x.tran_end_time")
             + " ORDER BY x.start_lsn");
+  }
+
+  @Test
+  void dropsOfARangePastTheLastMappingEntryScanNothing() {
+    // The window starts 3 hours before the range's first entry. With no entry at or after the range
+    // start (an LSN past the last mapping entry), the anchor row is missing and the join reads no
+    // row, instead of falling back to 0x00.. and scanning the whole of cdc.lsn_time_mapping.
+    String q = CdcSql.drops(ServerClock.parse("Eastern Standard Time"));
+    assertThat(q).contains(" FROM (SELECT TOP (1) f.tran_end_time FROM cdc.lsn_time_mapping f"
+        + " WHERE f.start_lsn >= CONVERT(binary(10), ?, 1) ORDER BY f.start_lsn) a JOIN cdc.lsn_time_mapping m ON ");
+    assertThat(SqlText.countMarks(q)).isEqualTo(2);
   }
 
   @Test

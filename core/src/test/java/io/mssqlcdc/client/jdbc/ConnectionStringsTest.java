@@ -54,6 +54,27 @@ class ConnectionStringsTest {
     assertThat(t.properties().getProperty("responseBuffering")).isEqualTo("adaptive");
   }
 
+  /**
+   * LSN and key bounds, capture instance and zone names are text parameters: sent as varchar in the
+   * database's code page they would mangle non-ASCII names and nvarchar bounds. The client's
+   * properties win over the URL's (mssql-jdbc resolves duplicates: API arguments, then the
+   * Properties, then the URL), checked here with the real driver's own resolution.
+   */
+  @Test
+  void stringParametersAreAlwaysSentAsUnicode() throws Exception {
+    for (String cs : new String[] {
+        "jdbc:sqlserver://h:1433;databaseName=d;sendStringParametersAsUnicode=false",
+        "jdbc:sqlserver://h:1433;databaseName=d;SENDSTRINGPARAMETERSASUNICODE=false;",
+        "jdbc:sqlserver://h:1433;databaseName=d",
+        "Server=h;Database=d"}) {
+      ConnectionStrings.Target t = ConnectionStrings.toJdbc(cs, 30, false);
+      assertThat(t.properties().getProperty("sendStringParametersAsUnicode")).as(cs).isEqualTo("true");
+      java.sql.DriverPropertyInfo[] info = new com.microsoft.sqlserver.jdbc.SQLServerDriver().getPropertyInfo(t.url(), t.properties());
+      assertThat(java.util.Arrays.stream(info).filter(i -> i.name.equalsIgnoreCase("sendStringParametersAsUnicode"))
+          .map(i -> i.value)).as("the driver's resolution of %s", cs).containsExactly("true");
+    }
+  }
+
   @Test
   void passwordsAreMaskedInEveryRendering() {
     ConnectionStrings.Target odbc = ConnectionStrings.toJdbc("Server=h;UID=u;PWD={s3cr;et}", 30, false);

@@ -110,6 +110,20 @@ class KeyPredicatesTest {
   }
 
   @Test
+  void rowversionBoundsConvertTheHexNotItsCharacters() {
+    // CAST('0x00000000000007D1' AS timestamp) would cast the 18 characters' bytes; style 1 reads the hex.
+    byte[] rv = {0, 0, 0, 0, 0, 0, 0x07, (byte) 0xD1};
+    for (String type : List.of("timestamp", "rowversion")) {
+      assertThat(KeyPredicates.bound(new KeyPredicates.Key("rv", type, null), rv))
+          .isEqualTo(SqlText.of("CONVERT(binary(8), ?, 1)", "0x00000000000007D1"));
+    }
+    SqlText p = KeyPredicates.pieces(List.of(new KeyPredicates.Key("rv", "timestamp", null)),
+        new KeyRange(List.of(rv), List.of(new byte[] {0, 0, 0, 0, 0, 0, 0x0F, (byte) 0xA0}))).get(0);
+    assertThat(p.sql()).isEqualTo("[rv] >= CONVERT(binary(8), ?, 1) AND ([rv] < CONVERT(binary(8), ?, 1) OR [rv] IS NULL)");
+    assertThat(p.params()).containsExactly("0x00000000000007D1", "0x0000000000000FA0");
+  }
+
+  @Test
   void typesAndCollationsAreValidated() {
     assertThatThrownBy(() -> new KeyPredicates.Key("a", "int); DROP TABLE x; --", null))
         .hasMessageContaining("Invalid SQL type");

@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mssqlcdc.errors.CdcConfigException;
 import io.mssqlcdc.lsn.Lsn;
-import java.time.LocalDateTime;
-import java.time.ZoneId;
 import java.util.List;
-import java.util.function.ToIntFunction;
 import org.junit.jupiter.api.Test;
 
 class UtcConversionTest {
@@ -62,57 +59,10 @@ class UtcConversionTest {
     assertThat(SqlText.countMarks(drops)).isEqualTo(2);
     assertThat(drops)
         .contains("LAG(m.tran_end_time) OVER (ORDER BY m.start_lsn) AS prev")
-        .contains("WHERE e.tran_end_time <= DATEADD(hour, -3, (SELECT TOP (1) f.tran_end_time")
+        .contains("WHERE e.tran_end_time <= DATEADD(hour, -3, a.tran_end_time)")
         .contains("ORDER BY e.tran_end_time DESC), 0x00000000000000000000)")
         .contains("WHERE x.tran_end_time < DATEADD(minute, -1, x.prev) AND " + UtcConversion.repeated(CET, "x.tran_end_time"))
         .endsWith("ORDER BY x.start_lsn");
-  }
-
-  /** New York, 2026-11-01: 02:00 EDT (-4) falls back to 01:00 EST (-5); 01:00-02:00 happens twice. */
-  @Test
-  void fallBackHourConvertsBothPassesInOrder() {
-    ToIntFunction<LocalDateTime> ny = UtcConversion.javaZone(ZoneId.of("America/New_York"));
-    List<LocalDateTime> local = List.of(
-        t("2026-11-01T00:50"), t("2026-11-01T01:20"), t("2026-11-01T01:55"), // first pass, EDT
-        t("2026-11-01T01:05"), t("2026-11-01T01:40"),                         // second pass, EST
-        t("2026-11-01T02:10"), t("2026-11-01T04:00"));
-    assertThat(UtcConversion.modelDrops(local, ny)).containsExactly(3);
-    assertThat(UtcConversion.modelToUtc(local, ny)).containsExactly(
-        t("2026-11-01T04:50"), t("2026-11-01T05:20"), t("2026-11-01T05:55"),
-        t("2026-11-01T06:05"), t("2026-11-01T06:40"), t("2026-11-01T07:10"), t("2026-11-01T09:00"));
-  }
-
-  @Test
-  void plainConversionAloneWouldPutTheSecondPassAnHourEarly() {
-    ToIntFunction<LocalDateTime> ny = UtcConversion.javaZone(ZoneId.of("America/New_York"));
-    LocalDateTime secondPass = t("2026-11-01T01:05");
-    assertThat(secondPass.minusMinutes(ny.applyAsInt(secondPass))).isEqualTo(t("2026-11-01T05:05"));
-    assertThat(UtcConversion.modelIsRepeated(secondPass, ny)).isTrue();
-    assertThat(UtcConversion.modelIsRepeated(t("2026-11-01T00:59"), ny)).isFalse();
-    assertThat(UtcConversion.modelIsRepeated(t("2026-11-01T02:00"), ny)).isFalse();
-  }
-
-  /** Berlin, 2026-10-25: 03:00 CEST (+2) falls back to 02:00 CET (+1). */
-  @Test
-  void fallBackInEurope() {
-    ToIntFunction<LocalDateTime> berlin = UtcConversion.javaZone(ZoneId.of("Europe/Berlin"));
-    List<LocalDateTime> local = List.of(t("2026-10-25T02:30"), t("2026-10-25T02:59"), t("2026-10-25T02:01"), t("2026-10-25T02:30"));
-    assertThat(UtcConversion.modelToUtc(local, berlin)).containsExactly(
-        t("2026-10-25T00:30"), t("2026-10-25T00:59"), t("2026-10-25T01:01"), t("2026-10-25T01:30"));
-  }
-
-  @Test
-  void aSmallClockCorrectionIsNoDrop() {
-    ToIntFunction<LocalDateTime> ny = UtcConversion.javaZone(ZoneId.of("America/New_York"));
-    List<LocalDateTime> local = List.of(t("2026-11-01T01:30:30"), t("2026-11-01T01:30"));
-    assertThat(UtcConversion.modelDrops(local, ny)).isEmpty();
-  }
-
-  @Test
-  void springForwardNeedsNoCorrection() {
-    ToIntFunction<LocalDateTime> ny = UtcConversion.javaZone(ZoneId.of("America/New_York"));
-    List<LocalDateTime> local = List.of(t("2026-03-08T01:59"), t("2026-03-08T03:01"));
-    assertThat(UtcConversion.modelToUtc(local, ny)).containsExactly(t("2026-03-08T06:59"), t("2026-03-08T07:01"));
   }
 
   @Test
@@ -159,9 +109,5 @@ class UtcConversionTest {
         .isInstanceOf(CdcConfigException.class)
         .hasMessageContaining("CURRENT_TIMEZONE_ID() returned 'Bad'Zone'")
         .hasMessageContaining("set sourceTimeZone explicitly");
-  }
-
-  private static LocalDateTime t(String s) {
-    return LocalDateTime.parse(s);
   }
 }

@@ -17,8 +17,10 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
 
@@ -52,7 +54,7 @@ public final class ChangeReadBench {
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
     Path dir = Files.createTempDirectory("fake-bench");
     try {
-      System.out.println(run(dir, rows, rounds));
+      System.out.println(run(dir, rows, rounds).report());
     } finally {
       try (Stream<Path> files = Files.walk(dir)) {
         files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
@@ -60,8 +62,15 @@ public final class ChangeReadBench {
     }
   }
 
-  /** Runs the bench in {@code dir}; returns the report. */
-  public static String run(Path dir, int rows, int rounds) {
+  /**
+   * The report, and per variant the checksum of every round (warm-up rounds first): equal values
+   * read give equal checksums, so {@code memory} and {@code fake} agree (non-NULL values), and so
+   * do {@code convert} and {@code fake+convert} (the converted values).
+   */
+  public record Result(String report, Map<String, List<Long>> checksums) {}
+
+  /** Runs the bench in {@code dir}. */
+  public static Result run(Path dir, int rows, int rounds) {
     Object[][] data = values(rows);
     long writeStart = System.nanoTime();
     Lsn last;
@@ -103,7 +112,7 @@ public final class ChangeReadBench {
         for (int i = 0; i < src.length; i++) {
           r[i] = src[i];
         }
-        h += convert(r);
+        h = 31 * h + convert(r); // order-sensitive: rows in another order give another sum
       }
       return h;
     };
@@ -113,9 +122,13 @@ public final class ChangeReadBench {
     String[] names = {"memory", "convert", "fake", "fake+convert"};
     Variant[] variants = {memory, convert, fake, fakeConvert};
     long[][] ns = new long[variants.length][rounds];
+    Map<String, List<Long>> checksums = new LinkedHashMap<>();
+    for (String name : names) {
+      checksums.put(name, new ArrayList<>());
+    }
     for (int warm = 0; warm < 2; warm++) {
-      for (Variant v : variants) {
-        v.run();
+      for (int v = 0; v < variants.length; v++) {
+        checksums.get(names[v]).add(variants[v].run());
       }
     }
     for (int r = 0; r < rounds; r++) {
@@ -123,9 +136,7 @@ public final class ChangeReadBench {
         long t0 = System.nanoTime();
         long check = variants[v].run();
         ns[v][r] = System.nanoTime() - t0;
-        if (check == 42) {
-          System.out.print("");
-        }
+        checksums.get(names[v]).add(check);
       }
     }
     StringBuilder out = new StringBuilder();
@@ -150,7 +161,7 @@ public final class ChangeReadBench {
           + "  (best round: %.1f ns/row, x%.2f of memory)%n",
           names[v], m / rows, rows / (m / 1e9), m / base, m / conv, min / rows, min / baseMin));
     }
-    return out.toString();
+    return new Result(out.toString(), checksums);
   }
 
   private static long readFake(Path dir, Lsn last, boolean convert) {
@@ -162,8 +173,7 @@ public final class ChangeReadBench {
         for (int i = 0; i < r.length; i++) {
           r[i] = c.value(i);
         }
-        h += convert ? convert(r) : consume(r);
-        h += c.operation();
+        h = convert ? 31 * h + convert(r) : h + consume(r);
       }
     }
     return h;

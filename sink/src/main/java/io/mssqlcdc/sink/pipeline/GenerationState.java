@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The stream's checkpoint generation (docs/decisions/0005-generation-state.md, reference-behaviour
+ * The stream's checkpoint generation (docs/decisions/0006-generation-state.md, reference-behaviour
  * §10.2): {@code <checkpoint>/_mssql_cdc_generation.json}, absent in generation 0. Generation n
  * runs in {@code <checkpoint>/_generations/<n>} under the sink id {@code <app_id>.g<n>}, starting
  * at its snapshot's LSN. While a recovery is open the file also holds {@code recovering} (the

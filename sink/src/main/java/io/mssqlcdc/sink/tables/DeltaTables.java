@@ -109,16 +109,33 @@ public final class DeltaTables {
     for (Map.Entry<String, String> p : properties.entrySet()) {
       b = b.property(p.getKey(), p.getValue());
     }
-    try {
-      b.execute();
-      LOG.info("Created Delta table {} ({} columns)", ref, columns.size());
-      return true;
-    } catch (RuntimeException e) {
-      if (exists(spark, ref)) {
-        LOG.info("Delta table {} was created by another writer meanwhile; using it ({})", ref, e.getMessage());
-        return false;
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    for (int attempt = 0; ; attempt++) {
+      try {
+        b.execute();
+        LOG.info("Created Delta table {} ({} columns)", ref, columns.size());
+        return true;
+      } catch (RuntimeException e) {
+        // Another writer created it meanwhile, or is creating it (its log directory exists, its first
+        // commit not yet): adopt the winner's table once it is there.
+        if (exists(spark, ref)) {
+          LOG.info("Delta table {} was created by another writer meanwhile; using it ({})", ref, e.getMessage());
+          return false;
+        }
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+        try {
+          Thread.sleep(Math.min(2_000, 100L << Math.min(attempt, 5)));
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+        if (exists(spark, ref)) {
+          LOG.info("Delta table {} was created by another writer meanwhile; using it", ref);
+          return false;
+        }
       }
-      throw e;
     }
   }
 
