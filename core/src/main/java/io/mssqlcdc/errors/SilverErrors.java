@@ -82,4 +82,14 @@ public final class SilverErrors {
         bronze + " is not a bronze table written by the stream: it has no column(s) " + missing + ". Pass the"
             + " stream's target as bronze (and the current-state table as target).");
   }
+
+  /**
+   * The facts or bronze rows of an open chunked snapshot cannot be applied as they are: a
+   * {@code snapshot_chunk} row's detail, or bronze without the columns its chunk rows need.
+   */
+  public static CdcStateException badChunkFacts(String what) {
+    return new CdcStateException(CdcErrorCode.SILVER_BAD_CHUNK_FACTS, what + " Silver applies a chunked snapshot"
+        + " from the rows the stream's backfill writes (docs/SILVER.md, \"What silver reads of a chunked snapshot\"):"
+        + " fix or remove the row, or take a new snapshot.");
+  }
 }

@@ -167,8 +167,8 @@ final class ApplyRun {
     Dataset<Row> waves = null;
     if (!plan.newChunks().isEmpty()) {
       if (!columns.hasSnapshot() || !columns.hasChunk()) {
-        throw new IllegalStateException(facts + " announces chunks of snapshot " + plan.openLsn() + ", but " + bronze
-            + " has no _snapshot/_chunk columns to hold them");
+        throw SilverErrors.badChunkFacts(facts + " announces chunks of snapshot " + plan.openLsn() + ", but " + bronze
+            + " has no _snapshot/_chunk columns to hold them.");
       }
       waves = pinned.where(op.equalTo(0).and(col(CdcColumns.SNAPSHOT).equalTo(plan.openLsn()))
           .and(col(CdcColumns.CHUNK).isin(plan.newChunks().keySet().toArray())));

@@ -11,6 +11,7 @@ import static org.apache.spark.sql.functions.when;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mssqlcdc.errors.SilverErrors;
 import io.mssqlcdc.sink.facts.FactsColumn;
 import io.mssqlcdc.sink.tables.DeltaTables;
 import io.mssqlcdc.sink.tables.TableRef;
@@ -110,10 +111,11 @@ record SnapshotFacts(String newest, boolean hasRows, String openLsn, List<String
     try {
       d = JSON.readTree(detail);
     } catch (Exception e) {
-      throw new IllegalStateException("A snapshot_chunk facts row has a detail that is not JSON: " + detail, e);
+      throw SilverErrors.badChunkFacts("A snapshot_chunk facts row has a detail that is not JSON: " + detail + ".");
     }
     if (d == null || !d.path("chunk").canConvertToInt() || !d.path("wave").canConvertToInt()) {
-      throw new IllegalStateException("A snapshot_chunk facts row's detail lacks its chunk or wave: " + detail);
+      throw SilverErrors.badChunkFacts("A snapshot_chunk facts row's detail lacks its chunk or wave (integers): "
+          + detail + ".");
     }
     return new Chunk(d.get("chunk").asInt(), d.get("wave").asInt(), d.get("lo"), d.get("hi"), stamp);
   }

@@ -84,6 +84,10 @@ class ChunkBoundsTest {
     assertThat(SnapshotFacts.openKeys("{\"mode\": \"chunked\"}")).isNull();
     assertThat(SnapshotFacts.openKeys(null)).isNull();
     assertThatThrownBy(() -> SnapshotFacts.chunk("{\"chunk\": 1}", null))
-        .hasMessageContaining("lacks its chunk or wave");
+        .isInstanceOf(io.mssqlcdc.errors.CdcStateException.class)
+        .hasMessageContaining("MSSQL_CDC-789")
+        .hasMessageContaining("lacks its chunk or wave (integers): {\"chunk\": 1}");
+    assertThatThrownBy(() -> SnapshotFacts.chunk("{chunk", null))
+        .hasMessageContaining("MSSQL_CDC-789").hasMessageContaining("has a detail that is not JSON: {chunk.");
   }
 }

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Re-snapshots after CDC retention loss (onDataLoss=resnapshot) rebuild silver: rows deleted while
  * the changes were lost disappear, also when the table was emptied and its re-snapshot wrote no row
- * (only its {@code resnapshot} facts row says so).
+ * (only its {@code resnapshot} facts row says so). A re-snapshot that wrote rows is found in bronze
+ * alone, without the facts.
  */
 class ResnapshotRebuildTest {
   private static final List<String> COLUMNS = List.of("code", "status");
@@ -36,6 +37,9 @@ class ResnapshotRebuildTest {
     ApplyResult first = f.apply(silver, "dbo_orders").run();
     assertThat(first.rebuilt()).isTrue();
     assertThat(SilverFixture.rows(silver, "order_id", COLUMNS)).containsOnlyKeys("1", "2", "3", "4");
+    // A silver applied without the facts finds a re-snapshot that wrote rows in bronze alone.
+    String blind = f.silver("silver_without_facts");
+    assertThat(f.apply(blind, "dbo_orders").factsTable(null).run().rebuilt()).isTrue();
 
     // Changes the stream never reads: CDC cleanup purges them, deletes included.
     f.db.commitAt(t.plusSeconds(100), tx -> tx.delete("orders", key(1)).update("orders",
@@ -52,6 +56,10 @@ class ResnapshotRebuildTest {
     String s1 = (String) position.get("snapshot_lsn");
     assertThat(s1).isEqualTo(f.controlRow(silver).get("applied_lsn"));
     assertThat(rebuilt.finalizedUntil()).isPresent();
+    ApplyResult fromBronze = f.apply(blind, "dbo_orders").factsTable(null).run();
+    assertThat(fromBronze.rebuilt()).as("the re-snapshot's rows in bronze").isTrue();
+    assertThat(SilverFixture.rows(blind, "order_id", COLUMNS)).isEqualTo(f.table("order_id", COLUMNS));
+    assertThat(fromBronze.appliedLsn()).isEqualTo(rebuilt.appliedLsn());
 
     // The table is emptied, and those deletes are purged too: the re-snapshot reads no row and writes
     // none to bronze; only its facts row tells silver to rebuild.

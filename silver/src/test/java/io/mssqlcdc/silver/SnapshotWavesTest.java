@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A3): the pipeline cannot write chunked snapshots yet (issue 14), so bronze and the facts are
  * written here as the reference's backfill writes them: a {@code snapshot_open} row with the cut
  * keys, each wave's rows ({@code _snapshot} = S, {@code _chunk}, stamped at the wave's L) and then
- * its {@code snapshot_chunk} rows, and at the end the completion row.
+ * its {@code snapshot_chunk} rows, and at the end the completion row. Crashes after a wave's MERGE and
+ * after the completion's MERGE, before the position, are repaired by the next call.
  */
 class SnapshotWavesTest {
   private static final SparkSession SPARK = SilverFixture.SPARK;
@@ -167,6 +168,10 @@ class SnapshotWavesTest {
     bronzeRows(snapshotRow(L7, S3, 1, 6, "s3"), snapshotRow(L7, S3, 1, 8, "s3"), snapshotRow(L7, S3, 1, 9, "s3"),
         snapshotRow(L7, S3, 1, 10, "s3"), snapshotRow(L7, S3, 1, 11, "s3"), snapshotRow(L7, S3, 1, 12, "new"));
     chunkFacts(1, 1, "6", "null", L7, true);
+    // A crash after the MERGE, before the position: the next call applies wave 1 again, changing nothing.
+    assertThatThrownBy(() -> apply(silver).onStep(crashAfter(ApplyChanges.Step.MERGED)).run())
+        .hasMessage("simulated crash after MERGED");
+    assertThat(controlRow(silver)).containsEntry("snapshot_wave", 0);
     ApplyResult w1 = apply(silver).run();
     assertThat(w1.finalizedUntil()).contains(T);
     expected.remove(7);
@@ -178,12 +183,22 @@ class SnapshotWavesTest {
 
     // Completion: rebuilt from S3 and the changes after it; the open snapshot is cleared, the verdict moves.
     facts("resnapshot", S3, null, "orders.g1");
+    assertThatThrownBy(() -> apply(silver).onStep(crashAfter(ApplyChanges.Step.MERGED)).run())
+        .hasMessage("simulated crash after MERGED");
     ApplyResult done = apply(silver).run();
     assertThat(done.rebuilt()).isTrue();
     assertThat(done.finalizedUntil()).contains(T.plusMinutes(5));
     assertThat(silverRows(silver)).isEqualTo(expected);
     assertThat(controlRow(silver)).containsEntry("open_snapshot_lsn", "null").containsEntry("snapshot_wave", "null")
         .containsEntry("snapshot_lsn", S3).containsEntry("applied_lsn", L6);
+  }
+
+  private static java.util.function.Consumer<ApplyChanges.Step> crashAfter(ApplyChanges.Step step) {
+    return s -> {
+      if (s == step) {
+        throw new IllegalStateException("simulated crash after " + s);
+      }
+    };
   }
 
   private Map<String, Object> controlRow(String table) {
