@@ -11,7 +11,7 @@
       functions' ownership chain. A new capture instance (sql/switch_capture_instance.sql) needs its own.
   No grant is needed for cdc.lsn_time_mapping, sys.fn_cdc_get_max_lsn, fn_cdc_increment_lsn/decrement_lsn,
   fn_cdc_map_*, the time zone functions, the session's own sys.dm_exec_session_wait_stats, sys.columns of a
-  table the login can SELECT, HAS_PERMS_BY_NAME.
+  table the login can SELECT, sys.sp_spaceused of such a table (granted to public), HAS_PERMS_BY_NAME.
   Never needed: write access, db_owner, VIEW SERVER STATE, msdb, other cdc.* tables.
   Snapshots with isolationLevel=snapshot need ALTER DATABASE ... SET ALLOW_SNAPSHOT_ISOLATION ON (a DBA, once).
 

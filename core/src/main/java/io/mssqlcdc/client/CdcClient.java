@@ -62,6 +62,18 @@ public interface CdcClient extends AutoCloseable {
   Optional<Instant> commitTimeAtOrBefore(Lsn lsn);
 
   /**
+   * The last {@code cdc.lsn_time_mapping} entry (commit or idle entry), in LSN order, whose UTC
+   * commit time, exactly as {@link #commitTime} reports it, is at or before {@code utc}: the
+   * position of a copy of the table taken at {@code utc} ({@code seed}'s {@code as_of}, reference
+   * §12.7, Q9). Commit times are milliseconds, so {@code utc} counts to the millisecond
+   * (truncated). Unlike {@code sys.fn_cdc_map_time_to_lsn}, which compares server-local times, a
+   * commit in the second pass of a daylight-saving fall-back hour is compared by its UTC time, so
+   * the answer is never a commit made after {@code utc}. Empty when no entry is that old (none
+   * yet, or cleanup removed them: callers decide whether that is data loss).
+   */
+  Optional<Lsn> lsnAtOrBefore(Instant utc);
+
+  /**
    * The {@code n}-th {@code cdc.lsn_time_mapping} entry strictly after {@code after} (n ≥ 1),
    * counting commits and idle entries of the whole database; when fewer than {@code n} exist,
    * the last one; empty when none exists.
@@ -149,6 +161,60 @@ public interface CdcClient extends AutoCloseable {
 
   /** The table's current rows in {@code query.range()}, streamed; the caller closes it. */
   RowCursor readTable(TableQuery query);
+
+  /**
+   * The rows of the table now, NULL keys included ({@code COUNT_BIG(*)}): reconcile's whole-table
+   * count (reference §17 step 6, Q23 without a key).
+   */
+  long countRows(TableRef table);
+
+  /**
+   * The table's row count as SQL Server's metadata holds it ({@code sp_spaceused}, reference §12.9
+   * and Q25): no scan, so it can lag behind recent writes and is for planning only (how many
+   * chunks), never for checks. 0 for an empty table.
+   */
+  long rowEstimate(TableRef table);
+
+  /**
+   * Rows and key sums per fine bucket of the single integer ({@code tinyint}, {@code smallint},
+   * {@code int}, {@code bigint}) or {@code date} key column {@code key}, counted on the server
+   * in one {@code GROUP BY} (reference §17 step 6, §12.9, Q23). The ordinal of a row is its key
+   * value, or for a date the days since 1970-01-01 (negative before); its bucket is
+   * {@code floor(ordinal / width)} (rounding down for negative ordinals too). Rows with a NULL
+   * key are left out (count them with {@link #countRows}). Only rows whose key lies in
+   * {@code range} ({@code [lo, hi)} on the key itself, not the ordinal: integral numbers for an
+   * integer key, of any integral Java type including {@link java.math.BigInteger} beyond the
+   * column's range, {@link java.time.LocalDate} for a date key) are counted. Non-empty buckets
+   * only, ascending by bucket.
+   *
+   * @throws IllegalArgumentException when {@code width < 1}, or a bound is not one value
+   * @throws io.mssqlcdc.errors.CdcConfigException when the table has no column {@code key}
+   *     (matched as {@link ColumnNames} says) or it is of another type
+   */
+  List<KeyBucket> keyBuckets(TableRef table, String key, long width, KeyRange range);
+
+  /**
+   * The largest key of the table ({@code TOP (1) ... ORDER BY k1 DESC, k2 DESC, ...}, reference
+   * §12.9 and Q26): one value per column of {@code keys}, compared column by column in SQL
+   * Server's order (NULL lowest, strings by the column's collation), so a key whose only row has
+   * NULL keys is {@code [null]}. Empty for an empty table.
+   *
+   * @throws io.mssqlcdc.errors.CdcConfigException when a key column does not exist
+   */
+  Optional<List<Object>> keyMax(TableRef table, List<String> keys);
+
+  /**
+   * The key that leaves exactly {@code n} rows of {@code range} before it: the {@code (n+1)}-th
+   * smallest key in {@code [lo, hi)}, in key order (NULL first), so that {@code [lo, bound)} holds
+   * {@code n} rows (reference §12.9 keyset plans, Q27). {@code n = 0} gives the first key of the
+   * range. Empty when the range holds at most {@code n} rows. {@code keys} must be unique in the
+   * table (its unique index) for "rows" and "keys" to agree.
+   *
+   * @throws IllegalArgumentException when {@code n < 0} or a bound has not one value per key
+   * @throws io.mssqlcdc.errors.CdcConfigException when a key column does not exist, or a bound of
+   *     it cannot be bound ({@code time}, types without a mapping)
+   */
+  Optional<List<Object>> keyBound(TableRef table, List<String> keys, KeyRange range, long n);
 
   // ---- clock and diagnostics ----------------------------------------------------------
 

@@ -345,6 +345,23 @@ public final class CdcErrors {
             + " a unique key of bindable columns in snapshotKeys.");
   }
 
+  /**
+   * {@code <what> cannot use <s>.<t>'s key [...]: <reason, with what to do>.}: a key column of a source-table
+   * statement (key buckets, key maximum, keyset bound) that does not exist or has a type the
+   * statement cannot take. Both clients raise it with the same reason texts.
+   */
+  public static CdcConfigException keyColumnUnusable(String what, String table, List<String> keys, String reason) {
+    return new CdcConfigException(
+        CdcErrorCode.KEY_COLUMN_UNUSABLE,
+        what + " cannot use " + printable(table) + "'s key [" + printable(String.join(", ", keys)) + "]: " + reason + ".");
+  }
+
+  /** The reason of {@link #keyColumnUnusable} for a column the table does not have. */
+  public static String noSuchColumn(String column, List<String> columns) {
+    return "the table has no column " + printable(column) + " (it has " + printable(String.join(", ", columns))
+        + "): name its key columns as they are now";
+  }
+
   // ---- permissions and preflight -------------------------------------------------------
 
   public static CdcPermissionException missingGrant(String what, String grant) {

@@ -88,6 +88,38 @@ public final class SinkErrors {
             + " stream with snapshot=chunked; then rerun with resnapshotIntervalDays=0.");
   }
 
+  // ---- seed -----------------------------------------------------------------------------
+
+  /** The copy lacks captured columns. */
+  public static CdcConfigException seedMissingColumns(List<String> columns, String captureInstance) {
+    return new CdcConfigException(CdcErrorCode.SEED_REFUSED, "The copy lacks captured columns [" + String.join(", ", columns)
+        + "] of " + captureInstance + ": pass allowMissingColumns=true to seed them as NULL.");
+  }
+
+  /** The target already holds a snapshot that the seed would contradict. */
+  public static CdcConfigException seedTargetHoldsSnapshot(String target, String ci, String existing, String lsn) {
+    return new CdcConfigException(CdcErrorCode.SEED_REFUSED, target + " already holds a snapshot of " + ci + " at "
+        + existing + ": seed an empty target, or with reseed=true a copy newer than it (not " + lsn + ").");
+  }
+
+  /** The seed's LSN is after {@code max_lsn}. */
+  public static CdcConfigException seedAfterMaxLsn(String lsn) {
+    return new CdcConfigException(CdcErrorCode.SEED_REFUSED, lsn + " is after sys.fn_cdc_get_max_lsn(): not recorded"
+        + " yet. Pass the LSN (or time) recorded before the copy was taken.");
+  }
+
+  /** No mapping entry is as old as the copy. */
+  public static CdcDataLossException seedNoCommitAtOrBefore(String ci, String asOf) {
+    return new CdcDataLossException(CdcErrorCode.SEED_OLDER_THAN_CDC, ci + ": cdc.lsn_time_mapping holds no commit at"
+        + " or before " + asOf + " UTC: the copy is older than what CDC holds. Seed from a newer copy.");
+  }
+
+  /** The changes after the seed's LSN are purged. */
+  public static CdcDataLossException seedPurged(String ci, String lsn, String low) {
+    return new CdcDataLossException(CdcErrorCode.SEED_OLDER_THAN_CDC, ci + ": CDC no longer holds the changes after "
+        + lsn + " (min_lsn is " + low + "): the copy is older than the CDC retention. Seed from a newer copy.");
+  }
+
   // ---- tables ---------------------------------------------------------------------------
 
   /** A bronze append the table's column types cannot take (Delta's DELTA_FAILED_TO_MERGE_FIELDS). */

@@ -6,6 +6,7 @@ import io.mssqlcdc.client.CdcClient;
 import io.mssqlcdc.client.ChangeCursor;
 import io.mssqlcdc.client.ChangeQuery;
 import io.mssqlcdc.client.DdlEvent;
+import io.mssqlcdc.client.KeyBucket;
 import io.mssqlcdc.client.KeyRange;
 import io.mssqlcdc.client.RowCursor;
 import io.mssqlcdc.client.SourceTable;
@@ -149,6 +150,22 @@ public final class FakeCdcClient implements CdcClient {
     Catalog c = catalog();
     int i = entryAtOrBefore(c, lsn);
     return i < 0 ? Optional.empty() : Optional.of(utc(c, i));
+  }
+
+  /**
+   * The last mapping entry, in LSN order, whose UTC commit time (fall-back corrected, as
+   * {@link #commitTime} reports it) is at or before {@code utc}, to the millisecond.
+   */
+  @Override
+  public Optional<Lsn> lsnAtOrBefore(Instant utc) {
+    Catalog c = catalog();
+    Instant at = utc.truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    for (int i = c.mapping.size() - 1; i >= 0; i--) {
+      if (!utc(c, i).isAfter(at)) {
+        return Optional.of(c.mapping.get(i).lsn());
+      }
+    }
+    return Optional.empty();
   }
 
   /** Index of the last mapping entry at or before {@code lsn}, or -1. */
@@ -298,6 +315,32 @@ public final class FakeCdcClient implements CdcClient {
   @Override
   public List<List<Object>> keyTiles(TableRef table, List<String> keys, int n) {
     return withRetry(c -> new TableReader(store, c).keyTiles(table, keys, n));
+  }
+
+  @Override
+  public long countRows(TableRef table) {
+    return withRetry(c -> new TableReader(store, c).countRows(table));
+  }
+
+  /** The exact row count: the fake's metadata is never stale. */
+  @Override
+  public long rowEstimate(TableRef table) {
+    return withRetry(c -> new TableReader(store, c).countRows(table));
+  }
+
+  @Override
+  public List<KeyBucket> keyBuckets(TableRef table, String key, long width, KeyRange range) {
+    return withRetry(c -> new TableReader(store, c).keyBuckets(table, key, width, range));
+  }
+
+  @Override
+  public Optional<List<Object>> keyMax(TableRef table, List<String> keys) {
+    return withRetry(c -> new TableReader(store, c).keyMax(table, keys));
+  }
+
+  @Override
+  public Optional<List<Object>> keyBound(TableRef table, List<String> keys, KeyRange range, long n) {
+    return withRetry(c -> new TableReader(store, c).keyBound(table, keys, range, n));
   }
 
   /** Commits the queued {@code commitBeforeRead} transactions first, then reads. */

@@ -1,17 +1,25 @@
 package io.mssqlcdc.fake;
 
+import io.mssqlcdc.client.ColumnNames;
+import io.mssqlcdc.client.KeyBucket;
+import io.mssqlcdc.client.KeyColumns;
 import io.mssqlcdc.client.KeyRange;
 import io.mssqlcdc.client.RowCursor;
 import io.mssqlcdc.client.TableQuery;
 import io.mssqlcdc.client.TableRef;
+import io.mssqlcdc.errors.CdcErrors;
+import io.mssqlcdc.fake.Catalog.ColumnState;
 import io.mssqlcdc.fake.Catalog.TableState;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeMap;
 
 /**
  * Reads a table's current rows from its rows file: key ranges {@code [lo, hi)} with NULL first
- * and composite keys compared lexicographically ({@link KeyOrder}), key MIN/MAX and NTILE key
- * tiles. Rows stream from the file; only {@link #keyTiles} holds the keys in memory.
+ * and composite keys compared lexicographically ({@link KeyOrder}), key MIN/MAX, NTILE key
+ * tiles, key buckets, the largest key and keyset bounds. Rows stream from the file; only
+ * {@link #keyTiles} and {@link #keyBound} hold keys in memory.
  */
 final class TableReader {
   private final FakeStore store;
@@ -141,6 +149,122 @@ final class TableReader {
       start += total / tiles + (g < total % tiles ? 1 : 0);
     }
     return bounds;
+  }
+
+  /** Rows of the table, NULL keys included (the rows file's count). */
+  long countRows(TableRef ref) {
+    return table(ref).rowCount;
+  }
+
+  /**
+   * Rows and ordinal sums per bucket {@code floor(ordinal / width)} of a single integer or date
+   * key, NULL keys left out, restricted to {@code range} on the key: as SQL Server's
+   * {@code GROUP BY} of Q23 counts them, ascending by bucket.
+   */
+  List<KeyBucket> keyBuckets(TableRef ref, String key, long width, KeyRange range) {
+    if (width < 1) {
+      throw new IllegalArgumentException("keyBuckets needs width >= 1, not " + width);
+    }
+    TableState t = table(ref);
+    ColumnState c = keyColumn(t, "Key buckets", List.of(key), key);
+    KeyColumns.Ordinal kind = KeyColumns.ordinal(c.type).orElseThrow(() ->
+        CdcErrors.keyColumnUnusable("Key buckets", t.qualified(), List.of(key), KeyColumns.notBucketable(c.name, c.type)));
+    KeyColumns.checkBucketRange(kind, range);
+    int k = t.columns.indexOf(c);
+    TreeMap<Long, long[]> rows = new TreeMap<>();
+    TreeMap<Long, BigInteger> sums = new TreeMap<>();
+    try (TableRowsFile.Reader file = open(t)) {
+      if (file != null) {
+        for (Object[] row = file.next(); row != null; row = file.next()) {
+          Object v = row[k];
+          if (v == null || !inRange(java.util.Collections.singletonList(v), range)) {
+            continue;
+          }
+          long o = KeyColumns.ordinalOf(v);
+          long b = Math.floorDiv(o, width);
+          rows.computeIfAbsent(b, x -> new long[1])[0]++;
+          sums.merge(b, BigInteger.valueOf(o), BigInteger::add);
+        }
+      }
+    }
+    List<KeyBucket> out = new ArrayList<>();
+    rows.forEach((b, n) -> out.add(new KeyBucket(b, n[0], sums.get(b))));
+    return out;
+  }
+
+  /** The largest key in SQL Server's order (NULL lowest); empty for an empty table. */
+  java.util.Optional<List<Object>> keyMax(TableRef ref, List<String> keyColumns) {
+    TableState t = table(ref);
+    int[] keys = keyIndexes(t, "The key maximum", keyColumns, false);
+    List<Object> max = null;
+    try (TableRowsFile.Reader rows = open(t)) {
+      if (rows != null) {
+        for (Object[] row = rows.next(); row != null; row = rows.next()) {
+          List<Object> key = key(row, keys);
+          if (max == null || KeyOrder.compareKeys(key, max) > 0) {
+            max = key;
+          }
+        }
+      }
+    }
+    return java.util.Optional.ofNullable(max).map(java.util.Collections::unmodifiableList);
+  }
+
+  /** The {@code (n+1)}-th smallest key in {@code range} (NULL first), or empty when it holds at most n rows. */
+  java.util.Optional<List<Object>> keyBound(TableRef ref, List<String> keyColumns, KeyRange range, long n) {
+    if (n < 0 || n == Long.MAX_VALUE) {
+      throw new IllegalArgumentException("keyBound needs 0 <= n < " + Long.MAX_VALUE + ", not " + n);
+    }
+    TableState t = table(ref);
+    int[] keys = keyIndexes(t, "A keyset bound", keyColumns, !range.isAll());
+    checkArity(keyColumns.size(), range);
+    List<List<Object>> in = new ArrayList<>();
+    try (TableRowsFile.Reader rows = open(t)) {
+      if (rows != null) {
+        for (Object[] row = rows.next(); row != null; row = rows.next()) {
+          List<Object> key = key(row, keys);
+          if (inRange(key, range)) {
+            in.add(key);
+          }
+        }
+      }
+    }
+    if (in.size() <= n) {
+      return java.util.Optional.empty();
+    }
+    in.sort(KeyOrder.KEYS);
+    return java.util.Optional.of(java.util.Collections.unmodifiableList(in.get((int) n)));
+  }
+
+  /** The column {@code name} of {@code t} (exactly, else ignoring case), or the statement's error naming it. */
+  private static ColumnState keyColumn(TableState t, String what, List<String> keys, String name) {
+    List<String> live = t.liveColumnNames();
+    int i = ColumnNames.indexOf(name, live);
+    if (i < 0) {
+      throw CdcErrors.keyColumnUnusable(what, t.qualified(), keys, CdcErrors.noSuchColumn(name, live));
+    }
+    return t.column(live.get(i)).orElseThrow();
+  }
+
+  /** Row indexes of key columns; with {@code bounds}, each must be a type a bound can be given for. */
+  private static int[] keyIndexes(TableState t, String what, List<String> keys, boolean bounds) {
+    int[] idx = new int[keys.size()];
+    for (int i = 0; i < idx.length; i++) {
+      ColumnState c = keyColumn(t, what, keys, keys.get(i));
+      String why = KeyColumns.unbindable(c.name, c.type, i == idx.length - 1);
+      if (bounds && why != null) {
+        throw CdcErrors.keyColumnUnusable(what, t.qualified(), keys, why);
+      }
+      idx[i] = t.columns.indexOf(c);
+    }
+    return idx;
+  }
+
+  private static void checkArity(int n, KeyRange range) {
+    if ((range.lo() != null && range.lo().size() != n) || (range.hi() != null && range.hi().size() != n)) {
+      throw new IllegalArgumentException("A key range needs one bound value per key column (" + n + "), got "
+          + (range.lo() == null ? "-" : range.lo().size()) + " and " + (range.hi() == null ? "-" : range.hi().size()));
+    }
   }
 
   private TableRowsFile.Reader open(TableState t) {

@@ -21,6 +21,8 @@ public final class FakeContractHistory implements ContractHistory {
   private final FakeCdcDatabase db;
   private final FakeCdcClient client;
   private final List<FakeCdcClient> others = new java.util.ArrayList<>();
+  /** Column names of the tables {@link #createTable} made, in order. */
+  private final java.util.Map<String, List<String>> names = new java.util.HashMap<>();
 
   public FakeContractHistory() {
     try {
@@ -90,6 +92,26 @@ public final class FakeContractHistory implements ContractHistory {
   @Override
   public void cleanup(String captureInstance, Lsn lowWatermark) {
     db.cleanup(captureInstance, lowWatermark);
+  }
+
+  @Override
+  public void createTable(String table, List<String> columns, List<String> key) {
+    db.createTable("dbo", table, columns.toArray(String[]::new)).key(key.toArray(String[]::new));
+    names.put(table, columns.stream().map(c -> c.strip().split(" ")[0]).toList());
+  }
+
+  @Override
+  public void insert(String table, List<List<Object>> rows) {
+    List<String> columns = names.get(table);
+    db.commit(tx -> {
+      for (List<Object> values : rows) {
+        java.util.Map<String, Object> row = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < values.size(); i++) {
+          row.put(columns.get(i), values.get(i));
+        }
+        tx.insert("dbo." + table, row);
+      }
+    });
   }
 
   @Override

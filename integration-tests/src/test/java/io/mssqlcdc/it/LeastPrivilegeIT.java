@@ -3,18 +3,23 @@ package io.mssqlcdc.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mssqlcdc.client.KeyBucket;
+import io.mssqlcdc.client.KeyRange;
+import io.mssqlcdc.client.TableRef;
 import io.mssqlcdc.client.contract.ContractHistory.RowOp;
 import io.mssqlcdc.client.jdbc.SqlCdcClient;
 import io.mssqlcdc.errors.CdcPermissionException;
 import io.mssqlcdc.lsn.Lsn;
 import io.mssqlcdc.options.CdcReaderOptions;
+import java.math.BigInteger;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
  * A login with exactly sql/permissions.sql's rights: SELECT on the source table, plus SELECT on
- * the change table. Without the change-table grant the read fails naming that GRANT.
+ * the change table. Without the change-table grant the read fails naming that GRANT; the
+ * source-table statements (counts, key buckets, keyset bounds, sp_spaceused) need no more.
  */
 class LeastPrivilegeIT {
 
@@ -43,6 +48,15 @@ class LeastPrivilegeIT {
         assertThat(reader.maxLsn()).hasValueSatisfying(max -> assertThat(max).isGreaterThanOrEqualTo(lsn));
         assertThat(reader.commitTime(lsn)).as("what a sysadmin's client reads").isEqualTo(admin.client().commitTime(lsn))
             .isPresent();
+        assertThat(reader.lsnAtOrBefore(reader.commitTime(lsn).orElseThrow()))
+            .hasValueSatisfying(l -> assertThat(l).isGreaterThanOrEqualTo(lsn));
+        // reconcile's and chunked backfill's statements: the source-table grant is enough
+        TableRef t = new TableRef("dbo", table);
+        assertThat(reader.rowEstimate(t)).isEqualTo(1);
+        assertThat(reader.countRows(t)).isEqualTo(1);
+        assertThat(reader.keyBuckets(t, "id", 10, KeyRange.ALL)).containsExactly(new KeyBucket(0, 1, BigInteger.ONE));
+        assertThat(reader.keyMax(t, List.of("id"))).contains(List.of(1));
+        assertThat(reader.keyBound(t, List.of("id"), new KeyRange(List.of(0), null), 0)).contains(List.of(1));
         assertThatThrownBy(() -> ItTables.readAll(reader, ci, lsn, lsn, List.of("id"), true))
             .isInstanceOf(CdcPermissionException.class)
             .hasMessageContaining("GRANT SELECT ON cdc.[" + ci + "_CT] TO [" + login + "];")

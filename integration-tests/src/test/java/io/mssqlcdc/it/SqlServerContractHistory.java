@@ -28,6 +28,8 @@ public final class SqlServerContractHistory implements ContractHistory {
   private final ItServer server;
   private final SqlCdcClient client;
   private final List<SqlCdcClient> others = new java.util.ArrayList<>();
+  /** Column counts of the tables {@link #createTable} made. */
+  private final Map<String, Integer> tableColumns = new java.util.HashMap<>();
   /** The last commit {@link #commitAt} rewrote. */
   private Lsn lastScripted;
 
@@ -146,6 +148,51 @@ public final class SqlServerContractHistory implements ContractHistory {
     server.exec("DECLARE @l binary(10) = CONVERT(binary(10), ?, 1);"
         + " EXEC sys.sp_cdc_cleanup_change_table @capture_instance = ?, @low_water_mark = @l, @threshold = 100000",
         lowWatermark.hex(), captureInstance);
+  }
+
+  /** A heap with a unique nonclustered index on the key: NULL keys allowed once, as the contract needs. */
+  @Override
+  public void createTable(String table, List<String> columns, List<String> key) {
+    StringBuilder ddl = new StringBuilder("CREATE TABLE dbo." + Identifiers.quote(table) + " (");
+    for (int i = 0; i < columns.size(); i++) {
+      String[] parts = columns.get(i).strip().split(" ", 2);
+      String type = parts[1].strip();
+      ddl.append(i == 0 ? "" : ", ").append(Identifiers.quote(parts[0])).append(' ').append(type)
+          .append(type.toLowerCase(java.util.Locale.ROOT).contains("char") ? " COLLATE Latin1_General_100_BIN2" : "")
+          .append(" NULL");
+    }
+    server.exec(ddl.append(")").toString());
+    server.exec("CREATE UNIQUE INDEX " + Identifiers.quote("ux_" + table) + " ON dbo." + Identifiers.quote(table) + " ("
+        + String.join(", ", key.stream().map(Identifiers::quote).toList()) + ")");
+    tableColumns.put(table, columns.size());
+  }
+
+  @Override
+  public void insert(String table, List<List<Object>> rows) {
+    int n = tableColumns.get(table);
+    String marks = String.join(", ", java.util.Collections.nCopies(n, "?"));
+    try (Connection c = server.connect()) {
+      c.setAutoCommit(false);
+      try (PreparedStatement ps = c.prepareStatement("INSERT INTO dbo." + Identifiers.quote(table) + " VALUES (" + marks + ")")) {
+        for (List<Object> row : rows) {
+          for (int i = 0; i < n; i++) {
+            Object v = row.get(i);
+            if (v instanceof java.time.LocalDate d) {
+              ps.setString(i + 1, d.toString()); // ISO text: java.sql.Date would shift dates before 1582
+            } else if (v == null) {
+              ps.setNull(i + 1, java.sql.Types.NVARCHAR);
+            } else {
+              ps.setObject(i + 1, v);
+            }
+          }
+          ps.addBatch();
+        }
+        ps.executeBatch();
+      }
+      c.commit();
+    } catch (SQLException e) {
+      throw new IllegalStateException("insert into " + table + " failed: " + e.getMessage(), e);
+    }
   }
 
   @Override

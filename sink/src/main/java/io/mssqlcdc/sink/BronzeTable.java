@@ -83,23 +83,23 @@ public final class BronzeTable implements TableKind {
    * {@code snapshotLsn}, {@code _chunk} as read (NULL for a whole snapshot).
    */
   public static Dataset<Row> snapshotRows(Dataset<Row> snapshot, String snapshotLsn) {
-    Column chunk = java.util.Arrays.asList(snapshot.columns()).contains(CdcColumns.CHUNK)
-        ? snapshot.col(CdcColumns.CHUNK) : functions.lit(null).cast(DataTypes.IntegerType);
-    Dataset<Row> rest = java.util.Arrays.asList(snapshot.columns()).contains(CdcColumns.CHUNK)
-        ? snapshot.drop(CdcColumns.CHUNK) : snapshot;
-    return withBronzeColumns(rest, functions.lit(null).cast(DataTypes.IntegerType), functions.lit(snapshotLsn), chunk);
+    boolean chunked = java.util.Arrays.asList(snapshot.columns()).contains(CdcColumns.CHUNK);
+    Column chunk = chunked ? snapshot.col(CdcColumns.CHUNK) : functions.lit(null).cast(DataTypes.IntegerType);
+    return withBronzeColumns(snapshot, functions.lit(null).cast(DataTypes.IntegerType), functions.lit(snapshotLsn),
+        chunk);
   }
 
   private static Dataset<Row> withBronzeColumns(Dataset<Row> rows, Column batchId, Column snapshot, Column chunk) {
-    StructType s = rows.schema();
-    Column[] cols = new Column[s.size() + 3];
-    for (int i = 0; i < s.size(); i++) {
-      cols[i] = rows.col(quote(s.fields()[i].name()));
+    java.util.List<Column> cols = new java.util.ArrayList<>();
+    for (StructField f : rows.schema().fields()) {
+      if (!f.name().equals(CdcColumns.CHUNK)) {
+        cols.add(rows.col(quote(f.name())));
+      }
     }
-    cols[s.size()] = batchId.cast(DataTypes.IntegerType).as(CdcColumns.BATCH_ID, comment(BATCH_ID_COMMENT));
-    cols[s.size() + 1] = snapshot.cast(DataTypes.StringType).as(CdcColumns.SNAPSHOT, comment(SNAPSHOT_COMMENT));
-    cols[s.size() + 2] = chunk.cast(DataTypes.IntegerType).as(CdcColumns.CHUNK, comment(CHUNK_COMMENT));
-    return rows.select(cols);
+    cols.add(batchId.cast(DataTypes.IntegerType).as(CdcColumns.BATCH_ID, comment(BATCH_ID_COMMENT)));
+    cols.add(snapshot.cast(DataTypes.StringType).as(CdcColumns.SNAPSHOT, comment(SNAPSHOT_COMMENT)));
+    cols.add(chunk.cast(DataTypes.IntegerType).as(CdcColumns.CHUNK, comment(CHUNK_COMMENT)));
+    return rows.select(cols.toArray(Column[]::new));
   }
 
   /**

@@ -69,8 +69,20 @@ public final class TablesDoc {
 
   /** The CdcStream arguments table of docs/OPTIONS.md. */
   public static String pipelineArguments() {
+    return arguments(CdcStream.ARGUMENTS);
+  }
+
+  /** The generated argument tables of docs/OPTIONS.md, by marker name. */
+  public static java.util.Map<String, String> optionsSections() {
+    return java.util.Map.of(
+        "pipeline-arguments", arguments(CdcStream.ARGUMENTS),
+        "backfill-arguments", arguments(io.mssqlcdc.sink.pipeline.Backfill.ARGUMENTS),
+        "seed-arguments", arguments(io.mssqlcdc.sink.pipeline.Seed.ARGUMENTS));
+  }
+
+  private static String arguments(java.util.List<CdcStream.Argument> arguments) {
     StringBuilder sb = new StringBuilder("| Builder method | Type | Default | Meaning |\n|---|---|---|---|\n");
-    for (CdcStream.Argument a : CdcStream.ARGUMENTS) {
+    for (CdcStream.Argument a : arguments) {
       sb.append("| `").append(a.name()).append("` | ").append(a.type()).append(" | ").append(a.defaultText())
           .append(" | ").append(escape(a.doc())).append(" |\n");
     }

@@ -21,7 +21,12 @@ public final class BronzeImages {
 
   /** key → the other columns' values as strings, of the latest image of each key still present. */
   public static Map<String, List<String>> latest(SparkSession spark, String bronze, String key, List<String> columns) {
-    List<Row> rows = new ArrayList<>(spark.read().format("delta").load(bronze).collectAsList());
+    return latest(spark.read().format("delta").load(bronze).collectAsList(), key, columns);
+  }
+
+  /** The same over some of bronze's rows (for example those from a re-snapshot on). */
+  public static Map<String, List<String>> latest(List<Row> bronzeRows, String key, List<String> columns) {
+    List<Row> rows = new ArrayList<>(bronzeRows);
     Comparator<Row> order = Comparator.<Row, String>comparing(r -> r.getAs("_start_lsn"))
         .thenComparing(r -> r.getAs("_command_id") == null ? -1 : (Integer) r.getAs("_command_id"))
         .thenComparing(r -> r.getAs("_seqval") == null ? "" : (String) r.getAs("_seqval"))

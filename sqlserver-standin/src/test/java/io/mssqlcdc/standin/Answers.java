@@ -93,6 +93,13 @@ final class Answers {
       case KEY_MIN_MAX -> keyMinMax(m, params);
       case KEY_TILES -> keyTiles(m);
       case READ_TABLE -> readTable(m, params);
+      case LAST_ENTRY_AT_OR_BEFORE -> entryAtOrBeforeTime(m, params, true);
+      case FIRST_ENTRY_AT_OR_BEFORE -> entryAtOrBeforeTime(m, params, false);
+      case KEY_BUCKETS -> keyBuckets(m, params);
+      case COUNT_ROWS -> countRows(m);
+      case ROW_ESTIMATE -> rowEstimate(params.get(0));
+      case KEY_MAX -> keyMax(m);
+      case KEY_BOUND -> keyBound(m, params);
     };
   }
 
@@ -199,6 +206,35 @@ final class Answers {
       prev = t;
     }
     return rows(List.of(col("l", LSN), col("t", TIME_126)), out);
+  }
+
+  /**
+   * Q9 / Q9b as written: over the entries in {@code [from, to]}, in LSN order from the end (last)
+   * or the start (first), the first whose UTC time by the expression, as {@code datetime2(3)}, is
+   * at or before {@code CONVERT(datetime2(3), ?, 126)} of the time.
+   */
+  private Answer entryAtOrBeforeTime(Matcher m, List<String> params, boolean last) {
+    Lsn from = lsn(params.get(0));
+    Lsn to = lsn(params.get(1));
+    UtcExpression utc = UtcExpression.parse(m.group("utc"), params.subList(2, params.size() - 1));
+    LocalDateTime at;
+    try {
+      at = LocalDateTime.parse(params.get(params.size() - 1));
+    } catch (java.time.format.DateTimeParseException e) {
+      throw new SqlError(241, 1, 16, "Conversion failed when converting date and/or time from character string.");
+    }
+    List<MappingRow> in = new ArrayList<>(db.between(from, to));
+    if (last) {
+      java.util.Collections.reverse(in);
+    }
+    List<Object[]> out = new ArrayList<>();
+    for (MappingRow e : in) {
+      if (!utc.toUtc(e.tranEndTime(), e.lsn()).truncatedTo(ChronoUnit.MILLIS).isAfter(at)) {
+        out.add(row(e.lsn().hex()));
+        break;
+      }
+    }
+    return rows(List.of(col("", LSN)), out);
   }
 
   private Answer captureAge() {
@@ -639,5 +675,183 @@ final class Answers {
         }
       }
     });
+  }
+
+  /** SQL Server's order of key tuples over {@code keys}: NULL first, values by the column's type and collation. */
+  private static Comparator<Object[]> keyOrder(SourceTable t, List<String> keys) {
+    return (a, b) -> {
+      for (int i = 0; i < keys.size(); i++) {
+        Object x = a[i];
+        Object y = b[i];
+        int c = x == null ? (y == null ? 0 : -1) : y == null ? 1 : SqlValues.compare(x, y, t.type(keys.get(i)),
+            t.caseInsensitive(keys.get(i)));
+        if (c != 0) {
+          return c;
+        }
+      }
+      return 0;
+    };
+  }
+
+  /** The values of {@code columns} of each row passing {@code where} (null: every row). */
+  private static List<Object[]> select(SourceTable t, List<String> columns, Predicate where) {
+    List<String> read = new ArrayList<>(columns);
+    if (where != null) {
+      read.addAll(where.columns());
+    }
+    List<String> names = read.stream().map(n -> t.column(n).name()).distinct().toList();
+    List<Object[]> out = new ArrayList<>();
+    try (RowCursor rows = t.readAll(read)) {
+      while (rows.next()) {
+        Map<String, Object> row = rowMap(names, rows);
+        if (where == null || where.test(c -> row.get(c.toLowerCase(Locale.ROOT)))) {
+          Object[] v = new Object[columns.size()];
+          for (int i = 0; i < v.length; i++) {
+            v[i] = row.get(t.column(columns.get(i)).name().toLowerCase(Locale.ROOT));
+          }
+          out.add(v);
+        }
+      }
+    }
+    return out;
+  }
+
+  private static void noParametersLeft(Iterator<String> it, String sql) {
+    if (it.hasNext()) {
+      throw new IllegalArgumentException("more parameters than ? marks in " + sql);
+    }
+  }
+
+  /**
+   * Q23 as written: the ordinal ({@code CAST(k AS bigint)}, or {@code DATEDIFF(day, '19700101', k)})
+   * of the rows whose key is not NULL and that pass the range predicate; the bucket by the
+   * statement's CASE (T-SQL's truncating division, corrected below zero); COUNT_BIG and the
+   * {@code decimal(38,0)} sum per bucket, ordered by bucket.
+   */
+  private Answer keyBuckets(Matcher m, List<String> params) {
+    SourceTable t = new SourceTable(m.group("t"));
+    String tested = t.list(m.group("k")).get(0);
+    boolean date = m.group("dk") != null;
+    String ordinal = t.list(m.group(date ? "dk" : "ik")).get(0);
+    long w = Long.parseLong(m.group("w"));
+    Iterator<String> it = params.iterator();
+    String rest = m.group("rest");
+    Predicate range = rest.isEmpty() ? null : Predicate.parse(rest.substring(" AND ".length()), it, t);
+    noParametersLeft(it, m.group());
+    java.util.TreeMap<Long, long[]> counts = new java.util.TreeMap<>();
+    java.util.TreeMap<Long, java.math.BigDecimal> sums = new java.util.TreeMap<>();
+    for (Object[] r : select(t, List.of(tested, ordinal), range)) {
+      if (r[0] == null) {
+        continue;
+      }
+      long o;
+      if (date) {
+        o = ChronoUnit.DAYS.between(java.time.LocalDate.of(1970, 1, 1), (java.time.LocalDate) r[1]);
+      } else if (r[1] instanceof Long || r[1] instanceof Integer || r[1] instanceof Short || r[1] instanceof Byte) {
+        o = ((Number) r[1]).longValue();
+      } else {
+        throw new SqlError(529, 2, 16, "Explicit conversion from data type " + t.type(ordinal).declaration()
+            + " to bigint is not allowed.");
+      }
+      long b = o >= 0 ? o / w : (o + 1) / w - 1;
+      counts.computeIfAbsent(b, x -> new long[1])[0]++;
+      sums.merge(b, java.math.BigDecimal.valueOf(o), java.math.BigDecimal::add);
+    }
+    List<Object[]> out = new ArrayList<>();
+    counts.forEach((b, n) -> out.add(row(b, n[0], sums.get(b))));
+    return rows(List.of(col("b", "bigint"), col("n", "bigint"), col("s", "decimal(38,0)")), out);
+  }
+
+  /** Q23 without a key: every row of the table. */
+  private Answer countRows(Matcher m) {
+    SourceTable t = new SourceTable(m.group("t"));
+    String any = db.view().columns(t.ref).orElseThrow().get(0).name();
+    return Answer.one(col("", "bigint"), (long) select(t, List.of(any), null).size());
+  }
+
+  /**
+   * Q25: {@code sp_spaceused} of the table the name resolves to ({@code OBJECT_ID}: brackets
+   * optional), one row whose {@code rows} is {@code char(20)} text padded with blanks; error 15009
+   * for a name that finds no table.
+   */
+  private Answer rowEstimate(String objname) {
+    List<String> parts = new ArrayList<>();
+    for (String tok : Predicate.tokens(objname)) {
+      if (!tok.equals(".")) {
+        parts.add(tok.startsWith("[") ? unquote(tok.substring(1, tok.length() - 1)) : tok);
+      }
+    }
+    Optional<TableRef> table = parts.size() == 2 ? db.table(new TableRef(parts.get(0), parts.get(1)))
+        : parts.size() == 1 ? db.table(new TableRef("dbo", parts.get(0))) : Optional.empty();
+    if (table.isEmpty()) {
+      throw new SqlError(15009, 1, 16, "The object '" + objname + "' does not exist in database '"
+          + db.options().database() + "' or is invalid for this operation.");
+    }
+    long n = db.client().countRows(table.get());
+    return new Rows(List.of(col("name", "nvarchar(128)"), col("rows", "char(20)"), col("reserved", "varchar(18)"),
+        col("data", "varchar(18)"), col("index_size", "varchar(18)"), col("unused", "varchar(18)")),
+        RowSource.of(List.<Object[]>of(row(table.get().table(), String.format(Locale.ROOT, "%-20d", n), "72 KB", "8 KB",
+            "16 KB", "48 KB"))));
+  }
+
+  /** Q26 as written: the rows ordered by the ORDER BY columns, descending (NULL last), the first one's keys. */
+  private Answer keyMax(Matcher m) {
+    SourceTable t = new SourceTable(m.group("t"));
+    List<String> keys = t.list(m.group("k"));
+    List<String> order = t.list(m.group("d"));
+    List<String> read = new ArrayList<>(keys);
+    read.addAll(order);
+    List<Object[]> rows = select(t, read, null);
+    Comparator<Object[]> byOrder = (a, b) -> keyOrder(t, order).compare(
+        java.util.Arrays.copyOfRange(a, keys.size(), a.length), java.util.Arrays.copyOfRange(b, keys.size(), b.length));
+    List<Object[]> out = rows.stream().max(byOrder).map(r -> List.<Object[]>of(java.util.Arrays.copyOf(r, keys.size())))
+        .orElse(List.of());
+    return rows(keyColumns(t, keys), out);
+  }
+
+  /**
+   * Q27 as written: each part's {@code TOP (m)} rows of its piece in key order, the parts'
+   * rows together in key order, {@code OFFSET n} then one row.
+   */
+  private Answer keyBound(Matcher m, List<String> params) {
+    String quotedKeys = m.group("k");
+    Iterator<String> it = params.iterator();
+    List<Object[]> union = new ArrayList<>();
+    SourceTable table = null;
+    for (String part : m.group("parts").split(java.util.regex.Pattern.quote(" UNION ALL "), -1)) {
+      Matcher pm = Statement.KEY_BOUND_PART.matcher(part);
+      if (!pm.matches() || !pm.group("k").equals(quotedKeys)) {
+        throw new IllegalArgumentException("not a part of Q27: " + part);
+      }
+      SourceTable t = new SourceTable(pm.group("t"));
+      table = t;
+      List<String> keys = t.list(quotedKeys);
+      Predicate where = pm.group("w") == null ? null : Predicate.parse(pm.group("w"), it, t);
+      List<String> order = t.list(pm.group("o"));
+      List<Object[]> rows = select(t, order, where);
+      rows.sort(keyOrder(t, order));
+      List<Object[]> top = rows.subList(0, (int) Math.min(rows.size(), Long.parseLong(pm.group("top"))));
+      for (Object[] r : top) {
+        Object[] k = new Object[keys.size()];
+        for (int i = 0; i < k.length; i++) {
+          k[i] = r[order.indexOf(keys.get(i))];
+        }
+        union.add(k);
+      }
+    }
+    noParametersLeft(it, m.group());
+    List<String> keys = table.list(quotedKeys);
+    union.sort(keyOrder(table, keys));
+    long n = Long.parseLong(m.group("n"));
+    List<Object[]> out = n < union.size() ? List.<Object[]>of(union.get((int) n)) : List.of();
+    return rows(keyColumns(table, keys), out);
+  }
+
+  private static List<Column> keyColumns(SourceTable t, List<String> keys) {
+    List<Column> columns = new ArrayList<>();
+    for (String k : keys) {
+      columns.add(new Column(k, SqlType.of(t.type(k))));
+    }
+    return columns;
   }
 }

@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.mssqlcdc.client.ChangeCursor;
 import io.mssqlcdc.client.ChangeQuery;
 import io.mssqlcdc.client.DdlEvent;
+import io.mssqlcdc.client.KeyBucket;
+import io.mssqlcdc.client.KeyColumns;
 import io.mssqlcdc.client.KeyRange;
 import io.mssqlcdc.client.RowCursor;
 import io.mssqlcdc.client.TableQuery;
@@ -26,7 +28,9 @@ import io.mssqlcdc.lsn.Lsn;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.math.BigInteger;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.EnumSet;
 import java.util.List;
@@ -123,6 +127,23 @@ class EveryStatementTest {
       }
     }
     assertThat(read).as("order_id in [1, 10)").isEqualTo(3);
+    // reconcile and chunked backfill (Q23, Q25-Q27): keys 0, 1, 2, 3, 10
+    TableRef orders = new TableRef("dbo", "orders");
+    assertThat(c.countRows(orders)).isEqualTo(5);
+    assertThat(c.rowEstimate(orders)).isEqualTo(5);
+    assertThat(c.keyBuckets(orders, "order_id", 5, KeyRange.ALL)).containsExactly(
+        new KeyBucket(0, 4, BigInteger.valueOf(6)), new KeyBucket(2, 1, BigInteger.TEN));
+    assertThat(c.keyBuckets(orders, "order_id", 5, new KeyRange(List.of(1), List.of(10))))
+        .containsExactly(new KeyBucket(0, 3, BigInteger.valueOf(6)));
+    assertThat(c.keyMax(orders, List.of("order_id"))).contains(List.of(10));
+    assertThat(c.keyBound(orders, List.of("order_id"), new KeyRange(List.of(1), null), 2)).contains(List.of(3));
+    assertThat(c.keyBound(orders, List.of("order_id"), KeyRange.ALL, 5)).isEmpty();
+    // time to LSN: on a zone with daylight saving, the first commit has no entry 3 hours before it (Q9b)
+    Lsn first = c.nthCommitAfter(Lsn.ZERO, 1).orElseThrow();
+    Instant firstAt = c.commitTime(first).orElseThrow();
+    assertThat(c.lsnAtOrBefore(firstAt)).contains(first);
+    assertThat(c.lsnAtOrBefore(firstAt.minusMillis(1))).isEmpty();
+    assertThat(c.lsnAtOrBefore(c.commitTime(max).orElseThrow())).contains(max);
     assertThat(c.pingMillis()).isPresent();
     assertThat(c.networkWaitMillis()).isPresent();
   }
@@ -193,7 +214,8 @@ class EveryStatementTest {
     }
     assertThat(constants).containsOnlyKeys("VERSION_PROBE", "ZONE_NAME", "FIXED_OFFSET", "MAX_LSN", "MIN_LSN",
         "INCREMENT_LSN", "DECREMENT_LSN", "ENTRY_AT_OR_BEFORE", "PERMISSION_PROBE", "COMMAND_ID_PROBE", "CAPTURED_COLUMNS",
-        "DDL_HISTORY", "HELP_ALL", "HELP_TABLE", "TABLE_COLUMNS", "PING", "NETWORK_WAIT", "CDC_ENABLED", "CAPTURE_AGE_SECONDS");
+        "DDL_HISTORY", "HELP_ALL", "HELP_TABLE", "TABLE_COLUMNS", "PING", "NETWORK_WAIT", "CDC_ENABLED", "CAPTURE_AGE_SECONDS",
+        "ROW_ESTIMATE");
     constants.forEach((name, kind) -> assertThat(kind.name()).as("CdcSql.%s", name).isEqualTo(name));
 
     ServerClock ny = ServerClock.parse("Eastern Standard Time");
@@ -214,7 +236,18 @@ class EveryStatementTest {
         Map.entry("sessionPrefix", recognised(CdcSql.sessionPrefix(TableQuery.Isolation.SNAPSHOT, 5000))),
         Map.entry("keyMinMax", recognised(CdcSql.keyMinMax(t, "order_id", range).sql())),
         Map.entry("keyTiles", recognised(CdcSql.keyTiles(t, List.of("order_id"), 4))),
-        Map.entry("readTable", recognised(CdcSql.readTable(t, List.of("order_id", "status"), range).sql()))));
+        Map.entry("readTable", recognised(CdcSql.readTable(t, List.of("order_id", "status"), range).sql())),
+        Map.entry("lastEntryAtOrBefore", recognised(CdcSql.lastEntryAtOrBefore(utc, Lsn.ZERO.hex(), Lsn.MAX.hex(),
+            "2025-11-02T05:00:00.000").sql())),
+        Map.entry("firstEntryAtOrBefore", recognised(CdcSql.firstEntryAtOrBefore(utc, Lsn.ZERO.hex(), Lsn.MAX.hex(),
+            "2025-11-02T05:00:00.000").sql())),
+        Map.entry("keyBuckets", recognised(CdcSql.keyBuckets(t, "order_id", KeyColumns.Ordinal.INTEGER, 10, range).sql())),
+        Map.entry("countRows", recognised(CdcSql.countRows(t))),
+        Map.entry("keyMax", recognised(CdcSql.keyMax(t, List.of("order_id", "status")))),
+        Map.entry("keyBound", recognised(CdcSql.keyBound(t, List.of("order_id"), range, 3).sql()))));
+    assertThat(recognised(CdcSql.keyBuckets(t, "day", KeyColumns.Ordinal.DATE, 7, List.of()).sql()))
+        .isEqualTo(Statement.KEY_BUCKETS);
+    assertThat(recognised(CdcSql.keyBound(t, List.of("order_id"), List.of(), 0).sql())).isEqualTo(Statement.KEY_BOUND);
     Set<String> builders = new TreeSet<>();
     for (Method m : CdcSql.class.getMethods()) {
       if (Modifier.isStatic(m.getModifiers()) && m.getDeclaringClass() == CdcSql.class
@@ -229,7 +262,11 @@ class EveryStatementTest {
         .containsEntry("drops", Statement.DROPS).containsEntry("splitPoints", Statement.SPLIT_POINTS)
         .containsEntry("changes", Statement.CHANGES).containsEntry("sessionPrefix", Statement.SESSION_PREFIX)
         .containsEntry("keyMinMax", Statement.KEY_MIN_MAX).containsEntry("keyTiles", Statement.KEY_TILES)
-        .containsEntry("readTable", Statement.READ_TABLE);
+        .containsEntry("readTable", Statement.READ_TABLE)
+        .containsEntry("lastEntryAtOrBefore", Statement.LAST_ENTRY_AT_OR_BEFORE)
+        .containsEntry("firstEntryAtOrBefore", Statement.FIRST_ENTRY_AT_OR_BEFORE)
+        .containsEntry("keyBuckets", Statement.KEY_BUCKETS).containsEntry("countRows", Statement.COUNT_ROWS)
+        .containsEntry("keyMax", Statement.KEY_MAX).containsEntry("keyBound", Statement.KEY_BOUND);
     Set<Statement> all = EnumSet.copyOf(constants.values());
     all.addAll(built.values());
     assertThat(all).as("no Statement shape without a CdcSql statement").containsExactlyInAnyOrderElementsOf(

@@ -243,7 +243,9 @@ final class Predicate {
       }
       if (!tok.isEmpty() && (Character.isDigit(tok.charAt(0)) || tok.startsWith("-"))) {
         i++;
-        return new Literal(tok.contains(".") ? new java.math.BigDecimal(tok) : (Object) Long.valueOf(tok));
+        // an integer constant beyond bigint is numeric in T-SQL
+        return new Literal(tok.contains(".") || new java.math.BigInteger(tok).bitLength() > 63
+            ? new java.math.BigDecimal(tok) : (Object) Long.valueOf(tok));
       }
       if (word("CAST")) {
         expect("(");

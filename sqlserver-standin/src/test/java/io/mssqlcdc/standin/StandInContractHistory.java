@@ -73,6 +73,16 @@ final class StandInContractHistory implements ContractHistory {
   }
 
   @Override
+  public void createTable(String table, List<String> columns, List<String> key) {
+    fake.createTable(table, columns, key);
+  }
+
+  @Override
+  public void insert(String table, List<List<Object>> rows) {
+    fake.insert(table, rows);
+  }
+
+  @Override
   public CdcClient client() {
     return client;
   }

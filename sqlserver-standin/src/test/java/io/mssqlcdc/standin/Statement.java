@@ -3,6 +3,7 @@ package io.mssqlcdc.standin;
 import io.mssqlcdc.client.TableQuery.Isolation;
 import io.mssqlcdc.client.jdbc.CdcSql;
 import io.mssqlcdc.client.jdbc.ServerClock;
+import io.mssqlcdc.client.jdbc.SqlText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -80,7 +81,52 @@ public enum Statement {
       + q(") a) b WHERE [__$tile] <> [__$prev] ORDER BY [__$tile]"))),
   /** Q24: groups {@code c} (the quoted column list), {@code t}, {@code rest} (" WHERE p1 UNION ALL SELECT ... WHERE p2", or empty). */
   READ_TABLE(Pattern.compile(q("SELECT ") + "(?<c>" + Placeholders.ID + "(?:, " + Placeholders.ID + ")*)" + q(" FROM ")
-      + "(?<t>" + Placeholders.ID + "\\." + Placeholders.ID + ")(?<rest>(?: WHERE .+)?)"));
+      + "(?<t>" + Placeholders.ID + "\\." + Placeholders.ID + ")(?<rest>(?: WHERE .+)?)")),
+  /**
+   * Q9: the last entry in an LSN range whose UTC time is at or before a time; group {@code utc} (a
+   * {@link UtcExpression}); parameters from, to, those of {@code utc}, the time.
+   */
+  LAST_ENTRY_AT_OR_BEFORE(template(CdcSql.lastEntryAtOrBefore(SqlText.of(Placeholders.UTC), "0x00", "0x00", "t").sql(),
+      Map.of(Placeholders.UTC, "utc:.+"))),
+  /** Q9b: the first such entry; as {@link #LAST_ENTRY_AT_OR_BEFORE}. */
+  FIRST_ENTRY_AT_OR_BEFORE(template(CdcSql.firstEntryAtOrBefore(SqlText.of(Placeholders.UTC), "0x00", "0x00", "t").sql(),
+      Map.of(Placeholders.UTC, "utc:.+"))),
+  /**
+   * Q23: groups {@code o} (the ordinal: {@code CAST(<ik> AS bigint)} or the days since 1970 of
+   * {@code <dk>}), {@code w}, {@code t}, {@code k} (the key tested for NULL) and {@code rest}
+   * (" AND <range predicate>", or empty).
+   */
+  KEY_BUCKETS(Pattern.compile(q("SELECT [__$b] AS b, COUNT_BIG(*) AS n, SUM(CAST([__$o] AS decimal(38,0))) AS s FROM (SELECT ")
+      + "(?<o>" + q("CAST(") + "(?<ik>" + Placeholders.ID + ")" + q(" AS bigint)") + "|"
+      + q("CAST(DATEDIFF(day, CAST('19700101' AS date), ") + "(?<dk>" + Placeholders.ID + ")" + q(") AS bigint)") + ")"
+      + q(" AS [__$o], CASE WHEN ") + "\\k<o>" + q(" >= 0 THEN ") + "\\k<o>" + q(" / CAST(") + "(?<w>\\d+)"
+      + q(" AS bigint) ELSE (") + "\\k<o>" + q(" + 1) / CAST(") + "\\k<w>" + q(" AS bigint) - 1 END AS [__$b] FROM ")
+      + "(?<t>" + Placeholders.ID + "\\." + Placeholders.ID + ")" + q(" WHERE ") + "(?<k>" + Placeholders.ID + ")"
+      + q(" IS NOT NULL") + "(?<rest>(?: AND .+)?)" + q(") x GROUP BY [__$b] ORDER BY [__$b]"))),
+  /** Q23 without a key: group {@code t}. */
+  COUNT_ROWS(Pattern.compile(q("SELECT COUNT_BIG(*) FROM ") + "(?<t>" + Placeholders.ID + "\\." + Placeholders.ID + ")")),
+  /** Q25: parameter the table ({@code [schema].[table]}). */
+  ROW_ESTIMATE(exact(CdcSql.ROW_ESTIMATE)),
+  /** Q26: groups {@code k} (the quoted key list), {@code t}, {@code d} (the ORDER BY list, each with DESC). */
+  KEY_MAX(Pattern.compile(q("SELECT TOP (1) ") + "(?<k>" + Placeholders.ID + "(?:, " + Placeholders.ID + ")*)" + q(" FROM ")
+      + "(?<t>" + Placeholders.ID + "\\." + Placeholders.ID + ")" + q(" ORDER BY ")
+      + "(?<d>" + Placeholders.ID + " DESC(?:, " + Placeholders.ID + " DESC)*)")),
+  /**
+   * Q27: groups {@code k} (the quoted key list), {@code parts} (the {@link #KEY_BOUND_PART}s joined
+   * by " UNION ALL "), {@code n} (the OFFSET).
+   */
+  KEY_BOUND(Pattern.compile(q("SELECT ") + "(?<k>" + Placeholders.ID + "(?:, " + Placeholders.ID + ")*)" + q(" FROM (")
+      + "(?<parts>" + q("SELECT * FROM (SELECT TOP (") + ".+)" + q(") u ORDER BY ") + "\\k<k>" + q(" OFFSET ") + "(?<n>\\d+)"
+      + q(" ROWS FETCH NEXT 1 ROWS ONLY")));
+
+  /**
+   * One part of {@link #KEY_BOUND}: groups {@code top}, {@code k}, {@code t}, {@code w} (a piece's
+   * predicate, or absent) and the ORDER BY list {@code o}.
+   */
+  static final Pattern KEY_BOUND_PART = Pattern.compile(q("SELECT * FROM (SELECT TOP (") + "(?<top>\\d+)" + q(") ")
+      + "(?<k>" + Placeholders.ID + "(?:, " + Placeholders.ID + ")*)" + q(" FROM ")
+      + "(?<t>" + Placeholders.ID + "\\." + Placeholders.ID + ")(?: WHERE (?<w>.+))?" + q(" ORDER BY ")
+      + "(?<o>" + Placeholders.ID + "(?:, " + Placeholders.ID + ")*)" + q(") p"));
 
   private final List<Pattern> patterns;
 
@@ -122,6 +168,8 @@ public enum Statement {
     static final String ZONE = "Standin Placeholder Zone";
     /** A valid capture instance name that appears nowhere else. */
     static final String CI = "standin_placeholder_ci";
+    /** Stands for a UTC expression in a built text; appears nowhere else. */
+    static final String UTC = "STANDIN_PLACEHOLDER_UTC";
     /** A bracket-quoted identifier, closing brackets doubled. */
     static final String ID = "\\[(?:[^\\]]|\\]\\])+\\]";
 

@@ -18,11 +18,11 @@ import java.util.Optional;
  * {@code datetimeoffset(7)} only as the last key column, since truncation to microseconds could
  * swap two bounds.
  */
-final class KeyValues {
+public final class KeyValues {
   private KeyValues() {}
 
   /** Why a key column of {@code type} cannot bound a range, or empty when it can. */
-  static Optional<String> unrangeable(String column, SqlServerType type, boolean last) {
+  public static Optional<String> unrangeable(String column, SqlServerType type, boolean last) {
     String t = type.name();
     switch (t) {
       case "bit", "tinyint", "smallint", "int", "bigint", "decimal", "numeric", "money", "smallmoney", "real",
@@ -49,7 +49,7 @@ final class KeyValues {
    *
    * @throws IllegalArgumentException with a reason when {@code v} is no value of the type
    */
-  static Object typed(Object v, SqlServerType type) {
+  public static Object typed(Object v, SqlServerType type) {
     if (v == null || type == null) {
       return v;
     }

@@ -1,5 +1,6 @@
 package io.mssqlcdc.client.jdbc;
 
+import io.mssqlcdc.client.KeyColumns;
 import io.mssqlcdc.client.TableQuery.Isolation;
 import io.mssqlcdc.client.TableRef;
 import io.mssqlcdc.errors.CdcErrors;
@@ -116,6 +117,39 @@ public final class CdcSql {
     }
     return "SELECT COUNT_BIG(*) FROM (SELECT TOP (" + limit + ") start_lsn FROM cdc.lsn_time_mapping"
         + " WHERE start_lsn > CONVERT(binary(10), ?, 1) AND start_lsn <= CONVERT(binary(10), ?, 1)) t";
+  }
+
+  /**
+   * Q9. The last {@code cdc.lsn_time_mapping} entry in {@code [from, to]} whose UTC commit time is
+   * at or before a UTC time: {@code utc} is the expression commit times are read with
+   * ({@link UtcConversion} of {@code m.tran_end_time} and {@code m.start_lsn}), so an entry
+   * qualifies exactly when the time {@link #commitTime} reports for it does. A backward range
+   * scan of the clustered index from {@code to} that stops at the first entry qualifying.
+   *
+   * <p>Not {@code sys.fn_cdc_map_time_to_lsn(N'largest less than or equal', <local time>)} (the
+   * reference's Q9): it compares {@code tran_end_time} on the server clock, which a fall-back
+   * sets back, so for a time in the first pass of the repeated hour it returns commits of the
+   * second pass, made up to an hour later; and its {@code datetime} parameter rounds to 1/300 s.
+   * Parameters: from, to, those of {@code utc}, the time ({@code yyyy-MM-ddTHH:mm:ss.SSS}, UTC).
+   */
+  public static SqlText lastEntryAtOrBefore(SqlText utc, String fromHex, String toHex, String utcTime) {
+    return entryAtOrBefore(utc, fromHex, toHex, utcTime, " DESC");
+  }
+
+  /**
+   * Q9b. Like {@link #lastEntryAtOrBefore}, the first such entry in LSN order (a forward scan
+   * from {@code from}): where a named zone's fall-back correction starts when no entry is 3
+   * hours older than the time.
+   */
+  public static SqlText firstEntryAtOrBefore(SqlText utc, String fromHex, String toHex, String utcTime) {
+    return entryAtOrBefore(utc, fromHex, toHex, utcTime, "");
+  }
+
+  private static SqlText entryAtOrBefore(SqlText utc, String fromHex, String toHex, String utcTime, String direction) {
+    return SqlText.of("SELECT TOP (1) CONVERT(varchar(22), m.start_lsn, 1) FROM cdc.lsn_time_mapping m"
+        + " WHERE m.start_lsn BETWEEN CONVERT(binary(10), ?, 1) AND CONVERT(binary(10), ?, 1) AND ", fromHex, toHex)
+        .then("", utc)
+        .then("", SqlText.of(" <= CONVERT(datetime2(3), ?, 126) ORDER BY m.start_lsn" + direction, utcTime));
   }
 
   // ---- UTC conversion helpers (reference §9) ---------------------------------------------
@@ -341,6 +375,85 @@ public final class CdcSql {
     return "SELECT " + k + " FROM (SELECT " + k + ", [__$tile], LAG([__$tile]) OVER (ORDER BY " + k + ") AS [__$prev]"
         + " FROM (SELECT " + k + ", NTILE(" + n + ") OVER (ORDER BY " + k + ") AS [__$tile] FROM " + table(t) + ") a) b"
         + " WHERE [__$tile] <> [__$prev] ORDER BY [__$tile]";
+  }
+
+  /**
+   * Q23. Rows and key sums per fine bucket of one integer or date key, in one {@code GROUP BY} on
+   * the server: the ordinal {@code o} is {@code CAST(k AS bigint)} (integers) or the days since
+   * 1970-01-01 (dates); the bucket {@code floor(o / w)} is written out as T-SQL's truncating
+   * division corrected for negative ordinals ({@code (o + 1) / w - 1}); sums are
+   * {@code decimal(38,0)}, which a sum of bigint values overflows only past 10^19 rows. NULL keys
+   * are left out; {@code range} (the single seekable piece of a range on the key itself, or none)
+   * restricts the rows. The width is a positive long the client checked, inlined. Ordered by
+   * bucket (the reference sorted on the client).
+   */
+  public static SqlText keyBuckets(TableRef t, String key, KeyColumns.Ordinal kind, long width, List<SqlText> range) {
+    if (width < 1) {
+      throw new IllegalArgumentException("width must be at least 1, not " + width);
+    }
+    String k = Identifiers.quote(key);
+    String o = kind == KeyColumns.Ordinal.DATE
+        ? "CAST(DATEDIFF(day, CAST('19700101' AS date), " + k + ") AS bigint)"
+        : "CAST(" + k + " AS bigint)";
+    String w = "CAST(" + width + " AS bigint)";
+    SqlText where = SqlText.of(" WHERE " + k + " IS NOT NULL");
+    if (!range.isEmpty()) {
+      where = where.then(" AND ", union(range, " OR "));
+    }
+    return SqlText.of("SELECT [__$b] AS b, COUNT_BIG(*) AS n, SUM(CAST([__$o] AS decimal(38,0))) AS s FROM (SELECT "
+        + o + " AS [__$o], CASE WHEN " + o + " >= 0 THEN " + o + " / " + w + " ELSE (" + o + " + 1) / " + w
+        + " - 1 END AS [__$b] FROM " + table(t)).then("", where)
+        .then("", SqlText.of(") x GROUP BY [__$b] ORDER BY [__$b]"));
+  }
+
+  /** Q23 without a key: the table's rows, NULL keys included (reconcile's whole-table count). */
+  public static String countRows(TableRef t) {
+    return "SELECT COUNT_BIG(*) FROM " + table(t);
+  }
+
+  /**
+   * Q25. The row count from the table's metadata ({@code sp_spaceused}: partition statistics,
+   * no scan). Its {@code rows} column is text ({@code char(11)} or wider, padded). Parameter:
+   * the table as {@code [schema].[table]} ({@link #table}), which the procedure resolves with
+   * {@code OBJECT_ID}.
+   */
+  public static final String ROW_ESTIMATE = "EXEC sys.sp_spaceused @objname = ?";
+
+  /**
+   * Q26. The largest key: {@code TOP (1)} of the key in descending order, one backward seek of
+   * its index (NULL sorts first, so last here).
+   */
+  public static String keyMax(TableRef t, List<String> keys) {
+    StringJoiner desc = new StringJoiner(", ");
+    for (String k : keys) {
+      desc.add(Identifiers.quote(k) + " DESC");
+    }
+    return "SELECT TOP (1) " + quotedList(keys) + " FROM " + table(t) + " ORDER BY " + desc;
+  }
+
+  /**
+   * Q27. The key {@code n} rows into a key range: each seekable piece ({@link KeyPredicates}, or
+   * the whole table) contributes its first {@code n + 1} keys ({@code TOP} of an index seek),
+   * joined with {@code UNION ALL} (pieces are disjoint), and the outer query skips {@code n} of
+   * them in key order. At most {@code n + 1} rows per piece are read. n is a non-negative long
+   * the client checked, inlined.
+   */
+  public static SqlText keyBound(TableRef t, List<String> keys, List<SqlText> pieces, long n) {
+    if (n < 0 || n == Long.MAX_VALUE) {
+      throw new IllegalArgumentException("n must be at least 0 and below " + Long.MAX_VALUE + ", not " + n);
+    }
+    String k = quotedList(keys);
+    String top = "SELECT * FROM (SELECT TOP (" + (n + 1) + ") " + k + " FROM " + table(t);
+    String order = " ORDER BY " + k + ") p";
+    List<SqlText> parts = new ArrayList<>();
+    if (pieces.isEmpty()) {
+      parts.add(SqlText.of(top + order));
+    }
+    for (SqlText piece : pieces) {
+      parts.add(SqlText.of(top + " WHERE ").then("", piece).then("", SqlText.of(order)));
+    }
+    return SqlText.of("SELECT " + k + " FROM (").then("", union(parts, " UNION ALL "))
+        .then("", SqlText.of(") u ORDER BY " + k + " OFFSET " + n + " ROWS FETCH NEXT 1 ROWS ONLY"));
   }
 
   /**

@@ -31,7 +31,8 @@ import java.util.regex.Pattern;
  * {@code IS NOT NULL}; {@code >= NULL} always holds; {@code < NULL} never does; {@code < x} also
  * admits NULLs ({@code (k < x OR k IS NULL)}).
  *
- * <p>Integer bounds are inlined (they are Java numbers, not text); every other bound is a text
+ * <p>Integer bounds are inlined (they are Java numbers, not text; a {@code BigInteger} beyond
+ * {@code bigint} as a numeric literal, which compares exactly); every other bound is a text
  * parameter read back with {@code CAST(? [COLLATE <collation>] AS <declared type>)}, binary with
  * {@code CONVERT(<type>, ?, 1)} from {@code 0x} hex (rowversion/timestamp as {@code binary(8)}); datetimes as ISO 8601 (milliseconds for
  * {@code datetime}/{@code smalldatetime}, microseconds otherwise), decimals in plain notation.
@@ -223,6 +224,11 @@ public final class KeyPredicates {
     String base = k.type().replaceFirst("\\(.*", "");
     if (INTEGERS.contains(base) && (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte)) {
       return SqlText.of(Long.toString(((Number) v).longValue()));
+    }
+    if (INTEGERS.contains(base) && v instanceof java.math.BigInteger b) {
+      // beyond bigint (a bucket's end past 2^63 - 1): a numeric literal, which compares exactly where
+      // CAST(? AS bigint) would overflow
+      return SqlText.of(b.toString());
     }
     if (base.equals("binary") || base.equals("varbinary")) {
       return SqlText.of("CONVERT(" + k.type() + ", ?, 1)", text(v, base));

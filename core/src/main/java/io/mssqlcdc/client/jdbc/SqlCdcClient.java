@@ -8,6 +8,8 @@ import io.mssqlcdc.client.ChangeCursor;
 import io.mssqlcdc.client.ChangeQuery;
 import io.mssqlcdc.client.ColumnNames;
 import io.mssqlcdc.client.DdlEvent;
+import io.mssqlcdc.client.KeyBucket;
+import io.mssqlcdc.client.KeyColumns;
 import io.mssqlcdc.client.KeyRange;
 import io.mssqlcdc.client.RowCursor;
 import io.mssqlcdc.client.SourceTable;
@@ -147,6 +149,37 @@ public final class SqlCdcClient implements CdcClient {
   public Optional<Instant> commitTimeAtOrBefore(Lsn lsn) {
     Optional<Lsn> entry = lsn(scalar("last commit at or before " + lsn, SqlText.of(CdcSql.ENTRY_AT_OR_BEFORE, lsn.hex())));
     return entry.flatMap(this::commitTime);
+  }
+
+  /**
+   * Q9. One statement on a UTC or fixed-offset clock. On a named zone, the plain conversion
+   * reads the second pass of a fall-back hour up to the zone's shift early, never late, so the
+   * last entry it puts at or before {@code utc} is at or after the answer; the answer then lies
+   * between it and the last entry the plain conversion puts {@value UtcConversion#WINDOW_HOURS}
+   * hours earlier (whose corrected time is at most that shift later), or when there is none the
+   * first entry it puts at or before {@code utc} (every answer is one of those), and the
+   * fall-back corrected conversion of that short range decides. Starting the range at an entry
+   * near the time, not at {@code 0x00..}, also keeps Q14's search for drops near it.
+   */
+  @Override
+  public Optional<Lsn> lsnAtOrBefore(Instant utc) {
+    Optional<String> at = UtcConversion.text(utc);
+    if (at.isEmpty()) {
+      return Optional.empty();
+    }
+    ServerClock c = clock();
+    SqlText plain = SqlText.of(UtcConversion.plain(c, "m.tran_end_time"));
+    String what = "last commit at or before " + at.get();
+    Optional<Lsn> last = lsn(scalar(what, CdcSql.lastEntryAtOrBefore(plain, Lsn.ZERO.hex(), Lsn.MAX.hex(), at.get())));
+    if (c.kind() != ServerClock.Kind.NAMED || last.isEmpty()) {
+      return last;
+    }
+    Lsn hi = last.get();
+    Lsn lo = UtcConversion.text(utc.minus(java.time.Duration.ofHours(UtcConversion.WINDOW_HOURS)))
+        .flatMap(earlier -> lsn(scalar(what, CdcSql.lastEntryAtOrBefore(plain, Lsn.ZERO.hex(), hi.hex(), earlier))))
+        .orElseGet(() -> lsn(scalar(what, CdcSql.firstEntryAtOrBefore(plain, Lsn.ZERO.hex(), hi.hex(), at.get())))
+            .orElse(hi));
+    return lsn(scalar(what, CdcSql.lastEntryAtOrBefore(utcExpression(lo, hi), lo.hex(), hi.hex(), at.get())));
   }
 
   @Override
@@ -419,7 +452,7 @@ public final class SqlCdcClient implements CdcClient {
   @Override
   public Optional<List<Object>> keyMinMax(TableRef table, String key, KeyRange range) {
     List<KeyPredicates.Key> keys = KeyTypes.keys(table, List.of(key), columnInfo(table), !range.isAll());
-    SqlText q = CdcSql.keyMinMax(table, key, KeyPredicates.pieces(keys, range));
+    SqlText q = CdcSql.keyMinMax(table, keys.get(0).name(), KeyPredicates.pieces(keys, range));
     return call("MIN/MAX of " + table + "." + key, () -> {
       applySession(isolation, lockTimeoutMs);
       try (PreparedStatement ps = prepare(q); ResultSet rs = ps.executeQuery()) {
@@ -472,6 +505,100 @@ public final class SqlCdcClient implements CdcClient {
       } catch (SQLException e) {
         ps.close();
         throw e;
+      }
+    });
+  }
+
+  @Override
+  public long countRows(TableRef table) {
+    String q = CdcSql.countRows(table);
+    String n = callOr("COUNT_BIG(*) of " + table, () -> {
+      applySession(isolation, lockTimeoutMs);
+      return readRows(SqlText.of(q), 1).get(0)[0];
+    }, e -> missingTable(table, "COUNT_BIG(*) of " + table, e));
+    return Long.parseLong(n.strip());
+  }
+
+  /** Q25: the {@code rows} text of {@code sp_spaceused} (padded; no row: 0). */
+  @Override
+  public long rowEstimate(TableRef table) {
+    SqlText q = SqlText.of(CdcSql.ROW_ESTIMATE, CdcSql.table(table));
+    String rows = callOr("sp_spaceused of " + table, () -> {
+      try (PreparedStatement ps = prepare(q); ResultSet rs = firstResultSet(ps)) {
+        return rs != null && rs.next() ? rs.getString("rows") : null;
+      }
+    }, e -> missingTable(table, "sp_spaceused of " + table, e));
+    String digits = rows == null ? "" : rows.strip().replaceFirst("\\D.*$", "");
+    return digits.isEmpty() ? 0 : Long.parseLong(digits);
+  }
+
+  /** A table that does not exist (208, 15009) is the caller's to fix; other failures as usual. */
+  private RuntimeException missingTable(TableRef table, String what, SQLException e) {
+    return SqlServerErrors.classify(e) == SqlServerErrors.Kind.MISSING_OBJECT
+        ? CdcErrors.tableNotFound(CdcSql.table(table)) : translate(what, e);
+  }
+
+  @Override
+  public List<KeyBucket> keyBuckets(TableRef table, String key, long width, KeyRange range) {
+    if (width < 1) {
+      throw new IllegalArgumentException("keyBuckets needs width >= 1, not " + width);
+    }
+    List<ColumnInfo> columns = columnInfo(table);
+    KeyTypes.Failure failure = (t, k, why) -> CdcErrors.keyColumnUnusable("Key buckets", t, k, why);
+    KeyPredicates.Key k = KeyTypes.keys(table, List.of(key), columns, false, failure).get(0);
+    ColumnInfo c = KeyTypes.column(key, columns);
+    KeyColumns.Ordinal kind = KeyColumns.ordinal(c.type())
+        .orElseThrow(() -> failure.fail(table.toString(), List.of(key), KeyColumns.notBucketable(c.name(), c.type())));
+    KeyColumns.checkBucketRange(kind, range);
+    SqlText q = CdcSql.keyBuckets(table, k.name(), kind, width, KeyPredicates.pieces(List.of(k), range));
+    return call("key buckets of " + table + "." + k.name(), () -> {
+      applySession(isolation, lockTimeoutMs);
+      List<KeyBucket> out = new ArrayList<>();
+      try (PreparedStatement ps = prepare(q); ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new KeyBucket(rs.getLong(1), rs.getLong(2), rs.getBigDecimal(3).toBigIntegerExact()));
+        }
+      }
+      return out;
+    });
+  }
+
+  @Override
+  public Optional<List<Object>> keyMax(TableRef table, List<String> keys) {
+    List<KeyPredicates.Key> k = KeyTypes.keys(table, keys, columnInfo(table), false,
+        (t, names, why) -> CdcErrors.keyColumnUnusable("The key maximum", t, names, why));
+    String q = CdcSql.keyMax(table, k.stream().map(KeyPredicates.Key::name).toList());
+    List<List<Object>> rows = keyRows("largest key of " + table, SqlText.of(q));
+    return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+  }
+
+  @Override
+  public Optional<List<Object>> keyBound(TableRef table, List<String> keys, KeyRange range, long n) {
+    if (n < 0 || n == Long.MAX_VALUE) {
+      throw new IllegalArgumentException("keyBound needs 0 <= n < " + Long.MAX_VALUE + ", not " + n);
+    }
+    List<KeyPredicates.Key> k = KeyTypes.keys(table, keys, columnInfo(table), !range.isAll(),
+        (t, names, why) -> CdcErrors.keyColumnUnusable("A keyset bound", t, names, why));
+    SqlText q = CdcSql.keyBound(table, k.stream().map(KeyPredicates.Key::name).toList(), KeyPredicates.pieces(k, range), n);
+    List<List<Object>> rows = keyRows("keyset bound of " + table, q);
+    return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+  }
+
+  /** The rows of a key query, each a list of key values (NULL as null), under the reader's isolation. */
+  private List<List<Object>> keyRows(String what, SqlText q) {
+    return call(what, () -> {
+      applySession(isolation, lockTimeoutMs);
+      try (PreparedStatement ps = prepare(q); ResultSet rs = ps.executeQuery()) {
+        JdbcValues.Reader[] r = JdbcValues.readers(rs.getMetaData(), 1);
+        List<List<Object>> out = new ArrayList<>();
+        while (rs.next()) {
+          List<Object> key = new ArrayList<>();
+          for (int i = 0; i < r.length; i++) {
+            key.add(JdbcValues.read(rs, i + 1, r[i]));
+          }
+          out.add(java.util.Collections.unmodifiableList(key));
+        }
+        return out;
       }
     });
   }

@@ -17,7 +17,10 @@ public final class SqlServerErrors {
     TRANSIENT,
     /** The login lacks a right: name the GRANT. */
     PERMISSION,
-    /** An object does not exist or is invisible to the login (208: e.g. a change table). */
+    /**
+     * An object does not exist or is invisible to the login (208: e.g. a change table; 15009:
+     * {@code sp_spaceused} of a table it cannot find).
+     */
     MISSING_OBJECT,
     /** A column does not exist (207: e.g. {@code __$command_id} on old builds). */
     INVALID_COLUMN,
@@ -94,7 +97,7 @@ public final class SqlServerErrors {
     if (PERMISSION_NUMBERS.contains(number)) {
       return Kind.PERMISSION;
     }
-    if (number == 208) {
+    if (number == 208 || number == 15009) {
       return Kind.MISSING_OBJECT;
     }
     if (number == 207) {

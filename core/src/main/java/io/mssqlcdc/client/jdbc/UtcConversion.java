@@ -41,6 +41,26 @@ public final class UtcConversion {
   /** A fall-back drop: the commit {@code lsn} whose local time {@code time} went back. */
   public record Drop(Lsn lsn, String time) {}
 
+  private static final java.time.format.DateTimeFormatter MILLIS =
+      java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS", java.util.Locale.ROOT)
+          .withZone(java.time.ZoneOffset.UTC);
+  private static final java.time.Instant FIRST = java.time.Instant.parse("0001-01-01T00:00:00Z");
+  private static final java.time.Instant LAST = java.time.Instant.parse("9999-12-31T23:59:59.999Z");
+
+  /**
+   * {@code utc} as the text {@code CONVERT(datetime2(3), ?, 126)} reads, truncated to the
+   * millisecond (commit times are milliseconds, so an entry is at or before {@code utc} exactly
+   * when it is at or before the truncation); past 9999-12-31 the last millisecond
+   * {@code datetime2} holds. Empty before 0001-01-01, where no entry can be.
+   */
+  public static java.util.Optional<String> text(java.time.Instant utc) {
+    if (utc.isBefore(FIRST)) {
+      return java.util.Optional.empty();
+    }
+    java.time.Instant t = utc.isAfter(LAST) ? LAST : utc.truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    return java.util.Optional.of(MILLIS.format(t));
+  }
+
   /** {@code DATEPART(TZOFFSET, <t> AT TIME ZONE N'<zone>')}: minutes east of UTC at local time t. */
   static String offsetAt(ServerClock zone, String t) {
     return "DATEPART(TZOFFSET, " + t + " AT TIME ZONE N'" + zone.zone() + "')";

@@ -57,6 +57,22 @@ public interface ContractHistory extends AutoCloseable {
    */
   void cleanup(String captureInstance, Lsn lowWatermark);
 
+  /**
+   * Creates {@code dbo.<table>}, not captured, with {@code columns} ({@code "<name> <type>"}, of
+   * the types {@code tinyint, smallint, int, bigint, date, time(7), nvarchar(n), decimal(p,s)}),
+   * every column NULL-able, and a unique index on {@code key} (not a primary key: one row may have
+   * NULL keys, as SQL Server's unique indexes allow). Character columns compare in the binary
+   * collation {@code Latin1_General_100_BIN2}, the one the fake reports and orders strings by.
+   */
+  void createTable(String table, List<String> columns, List<String> key);
+
+  /**
+   * Inserts {@code rows} into a table {@link #createTable} made, in one transaction: each row's
+   * values in the order of its columns ({@code Short}, {@code Integer}, {@code Long},
+   * {@code LocalDate}, {@code String}, {@code BigDecimal} or null).
+   */
+  void insert(String table, List<List<Object>> rows);
+
   /** A client reading this source. The history owns it (closes it in {@link #close()}). */
   CdcClient client();
 

@@ -10,7 +10,7 @@ import io.mssqlcdc.errors.CdcConfigException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Pins the text and parameter order of every statement (reference §20, Q1..Q28). */
+/** Pins the text and parameter order of every statement (reference §20, Q1..Q29). */
 class CdcSqlTest {
   private static final String L1 = "0x0000002A000001F00003";
   private static final String L2 = "0x0000002B000000100001";
@@ -143,7 +143,9 @@ class CdcSqlTest {
     String all = String.join("\n", CdcSql.MAX_LSN, CdcSql.MIN_LSN, CdcSql.CAPTURED_COLUMNS, CdcSql.DDL_HISTORY,
         CdcSql.HELP_ALL, CdcSql.HELP_TABLE, CdcSql.TABLE_COLUMNS, CdcSql.PERMISSION_PROBE, CdcSql.CDC_ENABLED,
         CdcSql.CAPTURE_AGE_SECONDS, CdcSql.splitPoints("dbo_t", 2),
-        CdcSql.drops(ServerClock.parse("UTC-03:00")), CdcSql.rangeOffset(ServerClock.parse("Tokyo Standard Time")));
+        CdcSql.drops(ServerClock.parse("UTC-03:00")), CdcSql.rangeOffset(ServerClock.parse("Tokyo Standard Time")),
+        CdcSql.lastEntryAtOrBefore(SqlText.of("CAST(m.tran_end_time AS datetime2(3))"), L1, L2, "2019-01-01T00:00:00.000").sql(),
+        CdcSql.ROW_ESTIMATE, CdcSql.countRows(new TableRef("dbo", "t")), CdcSql.keyMax(new TableRef("dbo", "t"), List.of("k")));
     assertThat(all).doesNotContain("cdc.change_tables", "cdc.captured_columns", "cdc.ddl_history", "cdc.index_columns",
         "msdb", "fn_cdc_get_all_changes");
   }
@@ -210,6 +212,93 @@ class CdcSqlTest {
         "SELECT [a], [b] FROM (SELECT [a], [b], [__$tile], LAG([__$tile]) OVER (ORDER BY [a], [b]) AS [__$prev]"
             + " FROM (SELECT [a], [b], NTILE(4) OVER (ORDER BY [a], [b]) AS [__$tile] FROM [dbo].[o]) a) b"
             + " WHERE [__$tile] <> [__$prev] ORDER BY [__$tile]");
+  }
+
+  @Test
+  void lastEntryAtOrBeforeComparesTheReportedUtcTimeInAnLsnRange() {
+    SqlText plain = SqlText.of(UtcConversion.plain(ServerClock.UTC, "m.tran_end_time"));
+    SqlText q = CdcSql.lastEntryAtOrBefore(plain, L1, L2, "2019-06-03T10:00:05.500");
+    assertThat(q.sql()).isEqualTo(
+        "SELECT TOP (1) CONVERT(varchar(22), m.start_lsn, 1) FROM cdc.lsn_time_mapping m"
+            + " WHERE m.start_lsn BETWEEN CONVERT(binary(10), ?, 1) AND CONVERT(binary(10), ?, 1)"
+            + " AND CAST(m.tran_end_time AS datetime2(3)) <= CONVERT(datetime2(3), ?, 126) ORDER BY m.start_lsn DESC");
+    assertThat(q.params()).containsExactly(L1, L2, "2019-06-03T10:00:05.500");
+    assertThat(CdcSql.firstEntryAtOrBefore(plain, L1, L2, "2019-06-03T10:00:05.500").sql())
+        .isEqualTo(q.sql().replace(" DESC", ""));
+    // the fall-back corrected form's drops come between the range and the time
+    SqlText corrected = UtcConversion.corrected(ServerClock.parse("E. South America Standard Time"), "m.tran_end_time",
+        "m.start_lsn", List.of(new UtcConversion.Drop(io.mssqlcdc.lsn.Lsn.parse(L2), "2019-02-16T23:05:00")));
+    assertThat(CdcSql.lastEntryAtOrBefore(corrected, L1, L2, "2019-02-17T01:50:00.000").params())
+        .containsExactly(L1, L2, L2, "2019-02-16T23:05:00", "2019-02-17T01:50:00.000");
+  }
+
+  @Test
+  void utcTimesAreTruncatedToTheMillisecondAndKeptInDatetime2sRange() {
+    assertThat(UtcConversion.text(java.time.Instant.parse("2019-06-03T10:00:05.5009Z"))).contains("2019-06-03T10:00:05.500");
+    assertThat(UtcConversion.text(java.time.Instant.parse("0001-01-01T00:00:00Z"))).contains("0001-01-01T00:00:00.000");
+    assertThat(UtcConversion.text(java.time.Instant.parse("0000-12-31T23:59:59.999Z"))).isEmpty();
+    assertThat(UtcConversion.text(java.time.Instant.MAX)).contains("9999-12-31T23:59:59.999");
+  }
+
+  @Test
+  void keyBucketsGroupOnTheServerWithFloorDivision() {
+    TableRef t = new TableRef("dbo", "orders");
+    KeyPredicates.Key k = new KeyPredicates.Key("order_id", "bigint", null);
+    SqlText q = CdcSql.keyBuckets(t, "order_id", io.mssqlcdc.client.KeyColumns.Ordinal.INTEGER, 1000,
+        KeyPredicates.pieces(List.of(k), new KeyRange(List.of(-5000L), List.of(new java.math.BigInteger("9223372036854775808")))));
+    String o = "CAST([order_id] AS bigint)";
+    String w = "CAST(1000 AS bigint)";
+    assertThat(q.sql()).isEqualTo(
+        "SELECT [__$b] AS b, COUNT_BIG(*) AS n, SUM(CAST([__$o] AS decimal(38,0))) AS s FROM (SELECT " + o + " AS [__$o],"
+            + " CASE WHEN " + o + " >= 0 THEN " + o + " / " + w + " ELSE (" + o + " + 1) / " + w + " - 1 END AS [__$b]"
+            + " FROM [dbo].[orders] WHERE [order_id] IS NOT NULL AND [order_id] >= -5000"
+            + " AND ([order_id] < 9223372036854775808 OR [order_id] IS NULL)) x GROUP BY [__$b] ORDER BY [__$b]");
+    assertThat(q.params()).isEmpty();
+
+    KeyPredicates.Key d = new KeyPredicates.Key("day", "date", null);
+    SqlText days = CdcSql.keyBuckets(t, "day", io.mssqlcdc.client.KeyColumns.Ordinal.DATE, 7,
+        KeyPredicates.pieces(List.of(d), new KeyRange(List.of(java.time.LocalDate.of(1969, 12, 31)), null)));
+    String od = "CAST(DATEDIFF(day, CAST('19700101' AS date), [day]) AS bigint)";
+    assertThat(days.sql()).isEqualTo(
+        "SELECT [__$b] AS b, COUNT_BIG(*) AS n, SUM(CAST([__$o] AS decimal(38,0))) AS s FROM (SELECT " + od + " AS [__$o],"
+            + " CASE WHEN " + od + " >= 0 THEN " + od + " / CAST(7 AS bigint) ELSE (" + od + " + 1) / CAST(7 AS bigint)"
+            + " - 1 END AS [__$b] FROM [dbo].[orders] WHERE [day] IS NOT NULL AND [day] >= CAST(? AS date)) x"
+            + " GROUP BY [__$b] ORDER BY [__$b]");
+    assertThat(days.params()).containsExactly("1969-12-31");
+    assertThat(CdcSql.keyBuckets(t, "day", io.mssqlcdc.client.KeyColumns.Ordinal.DATE, 7, List.of()).sql())
+        .contains(" FROM [dbo].[orders] WHERE [day] IS NOT NULL) x GROUP BY");
+    assertThatThrownBy(() -> CdcSql.keyBuckets(t, "day", io.mssqlcdc.client.KeyColumns.Ordinal.DATE, 0, List.of()))
+        .hasMessageContaining("at least 1, not 0");
+  }
+
+  @Test
+  void rowCountsAreCountBigAndSpSpaceused() {
+    assertThat(CdcSql.countRows(new TableRef("sales", "a]b"))).isEqualTo("SELECT COUNT_BIG(*) FROM [sales].[a]]b]");
+    assertThat(CdcSql.ROW_ESTIMATE).isEqualTo("EXEC sys.sp_spaceused @objname = ?");
+  }
+
+  @Test
+  void keyMaxIsOneBackwardSeek() {
+    assertThat(CdcSql.keyMax(new TableRef("dbo", "o"), List.of("a", "b"))).isEqualTo(
+        "SELECT TOP (1) [a], [b] FROM [dbo].[o] ORDER BY [a] DESC, [b] DESC");
+  }
+
+  @Test
+  void keyBoundTakesTopNPlusOneOfEachPieceAndOffsetsN() {
+    TableRef t = new TableRef("dbo", "o");
+    List<KeyPredicates.Key> keys = List.of(new KeyPredicates.Key("a", "int", null),
+        new KeyPredicates.Key("b", "nvarchar(10)", "Latin1_General_100_BIN2"));
+    SqlText q = CdcSql.keyBound(t, List.of("a", "b"), KeyPredicates.pieces(keys, new KeyRange(List.of(1, "x"), null)), 1000);
+    assertThat(q.sql()).isEqualTo(
+        "SELECT [a], [b] FROM (SELECT * FROM (SELECT TOP (1001) [a], [b] FROM [dbo].[o]"
+            + " WHERE [a] = 1 AND [b] >= CAST(? COLLATE Latin1_General_100_BIN2 AS nvarchar(10)) ORDER BY [a], [b]) p"
+            + " UNION ALL SELECT * FROM (SELECT TOP (1001) [a], [b] FROM [dbo].[o] WHERE [a] > 1 ORDER BY [a], [b]) p) u"
+            + " ORDER BY [a], [b] OFFSET 1000 ROWS FETCH NEXT 1 ROWS ONLY");
+    assertThat(q.params()).containsExactly("x");
+    assertThat(CdcSql.keyBound(t, List.of("a"), List.of(), 0).sql()).isEqualTo(
+        "SELECT [a] FROM (SELECT * FROM (SELECT TOP (1) [a] FROM [dbo].[o] ORDER BY [a]) p) u"
+            + " ORDER BY [a] OFFSET 0 ROWS FETCH NEXT 1 ROWS ONLY");
+    assertThatThrownBy(() -> CdcSql.keyBound(t, List.of("a"), List.of(), -1)).hasMessageContaining("not -1");
   }
 
   @Test

@@ -36,6 +36,18 @@ class KeyPredicatesTest {
   }
 
   @Test
+  void integerBoundsBeyondBigintAreNumericLiterals() {
+    // a bucket's end past 2^63 - 1: CAST(? AS bigint) would overflow; a numeric literal compares exactly
+    KeyPredicates.Key big = new KeyPredicates.Key("k", "bigint", null);
+    List<SqlText> pieces = KeyPredicates.pieces(List.of(big),
+        new KeyRange(List.of(new java.math.BigInteger("-9223372036854775809")), List.of(new java.math.BigInteger("9223372036854775808"))));
+    assertThat(pieces).singleElement().satisfies(p -> {
+      assertThat(p.sql()).isEqualTo("[k] >= -9223372036854775809 AND ([k] < 9223372036854775808 OR [k] IS NULL)");
+      assertThat(p.params()).isEmpty();
+    });
+  }
+
+  @Test
   void nullBoundsFollowNullsFirst() {
     assertThat(sql(List.of(A), new KeyRange(Arrays.asList((Object) null), null))).containsExactly("1 = 1");
     assertThat(sql(List.of(A), new KeyRange(null, Arrays.asList((Object) null)))).containsExactly("1 = 0");

@@ -91,8 +91,9 @@ public final class CdcStream {
           "After the batch that first reads a newer capture instance, append a full snapshot so rows that did"
               + " not change carry the instance's new columns."),
       new Argument("snapshot", "`full` or `chunked`", "`full`",
-          "How bootstrap and re-snapshots read the table. `chunked` (beside the running stream) is not in this"
-              + " release yet."),
+          "How bootstrap and re-snapshots read the table: `full` reads it whole before the stream starts;"
+              + " `chunked` opens the snapshot (its stamp S), starts the stream at S at once, and `backfill()` reads"
+              + " the table in resumable chunks beside it (docs/PIPELINE.md). Needs `factsTable`."),
       new Argument("attach", "`StreamAttachment`", "none",
           "Something that follows the started query, e.g. `Finalization.tracking(controlTable, \"hour\")`."));
 
@@ -260,6 +261,34 @@ public final class CdcStream {
     }
 
     /**
+     * The chunked snapshot's reader (docs/PIPELINE.md): {@code backfill().maxWaves(2).run()} reads
+     * the next waves of the open chunked snapshot of {@code target} into bronze. Needs
+     * {@code target}, {@code appId}, {@code factsTable} and the reader options of the stream.
+     */
+    public Backfill backfill() {
+      CdcReaderOptions reader = CdcReaderOptions.parse(options, CdcReaderOptions.Reader.STREAM);
+      if (facts == null) {
+        throw SinkErrors.conflict("backfill() needs the stream's factsTable: its event rows hold the snapshot's plan"
+            + " and which chunks are in.");
+      }
+      return new Backfill(spark, withoutStreamStart(options), reader, TableRef.of(require("target", target)),
+          TableRef.of(facts), new AppIds(require("appId", appId)));
+    }
+
+    /**
+     * Seeding bronze from an existing copy of the table (reference-behaviour §12.7):
+     * {@code seed(copy).asOf(instant).run()}.
+     */
+    public Seed seed(org.apache.spark.sql.Dataset<Row> copy) {
+      CdcReaderOptions reader = CdcReaderOptions.parse(options, CdcReaderOptions.Reader.STREAM);
+      if (facts != null && appId == null) {
+        throw SinkErrors.conflict("seed() with a factsTable needs the stream's appId.");
+      }
+      return new Seed(spark, withoutStreamStart(options), reader, TableRef.of(require("target", target)),
+          facts == null ? null : TableRef.of(facts), appId == null ? null : new AppIds(appId), copy);
+    }
+
+    /**
      * Starts one stream per capture instance (reference-behaviour §18): {@code target},
      * {@code appId} and {@code checkpoint} (and {@code queryName}, if set) are templates with
      * {@code {ci}}; the other settings are shared. Starts them one after the other (each after its
@@ -332,10 +361,6 @@ public final class CdcStream {
         throw SinkErrors.conflict("snapshotOnSwitch=true reads the whole table inside the stream's batch, which"
             + " snapshot=chunked exists to avoid: use one or the other.");
       }
-      if (chunked) {
-        throw SinkErrors.conflict("snapshot=chunked (reading the table in chunks beside the running stream) is not"
-            + " in this release yet: use snapshot=full.");
-      }
       if (onDataLoss.equals("resnapshot")) {
         if (CheckpointDir.isUnfitForRecovery(checkpoint)) {
           throw SinkErrors.conflict("onDataLoss=resnapshot keeps its generation state next to the checkpoint: use a"
@@ -376,13 +401,14 @@ public final class CdcStream {
         state = dir.readState();
         if (onDataLoss.equals("resnapshot")) {
           state = new Recovery(spark, dir, p.ids(), p.target(), p.facts(), withoutStreamStart(p.options()), ci, client)
-              .run(state, bootstrap, p.reader().startingLsn(), resnapshotIntervalDays);
+              .run(state, bootstrap, p.reader().startingLsn(), resnapshotIntervalDays,
+                  snapshotMode.equals(ModeLock.CHUNKED));
         }
         if (state.generation() > 0) {
           setStart(streamOptions, state.snapshotLsn().hex());
         } else if (bootstrap) {
           TakenSnapshot s = new Bootstrap(spark, p.ids(), p.target(), p.facts(), withoutStreamStart(p.options()), ci,
-              client).run();
+              client, snapshotMode.equals(ModeLock.CHUNKED)).run();
           setStart(streamOptions, s.lsn().hex());
         }
       }
@@ -468,7 +494,7 @@ public final class CdcStream {
 
   /** Bootstrap (reference-behaviour §12.6, with §33's corrections). */
   private record Bootstrap(SparkSession spark, AppIds ids, TableRef target, TableRef facts,
-      Map<String, String> readerOptions, String captureInstance, CdcClient client) {
+      Map<String, String> readerOptions, String captureInstance, CdcClient client, boolean chunked) {
 
     TakenSnapshot run() {
       Optional<TakenSnapshot> existing = Snapshots.last(spark, target,
@@ -477,6 +503,16 @@ public final class CdcStream {
       if (existing.isPresent()) {
         s = existing.get();
         LOG.info("{} holds a snapshot at {}: bootstrap starts the stream there", target, s.lsn());
+      } else if (facts != null && reusableOpen().isPresent()) {
+        // A chunked snapshot of generation 0 (open, or complete: its rows are chunk rows): the stream starts at its S;
+        // backfill() writes the bootstrap row when its last chunk is in.
+        io.mssqlcdc.sink.chunked.ChunkedOpen o = reusableOpen().get();
+        LOG.info("{} has a chunked snapshot opened at {}: the stream starts there", target, o.s());
+        return new TakenSnapshot(o.s(), o.commitTs(), null, null, null);
+      } else if (chunked) {
+        io.mssqlcdc.sink.chunked.ChunkedOpen o = io.mssqlcdc.sink.chunked.ChunkedSnapshots.open(spark, facts,
+            target.text(), ids, 0, SnapshotEvents.BOOTSTRAP, null, null, client, captureInstance);
+        return new TakenSnapshot(o.s(), o.commitTs(), null, null, null);
       } else {
         if (facts != null) {
           TakenSnapshot open = Snapshots.stampOnly(client, captureInstance);
@@ -493,6 +529,13 @@ public final class CdcStream {
             null, null, target.text())), ids.eventsKey(), 0);
       }
       return s;
+    }
+
+    private Optional<io.mssqlcdc.sink.chunked.ChunkedOpen> reusableOpen() {
+      if (!io.mssqlcdc.sink.tables.DeltaTables.exists(spark, facts)) {
+        return Optional.empty();
+      }
+      return io.mssqlcdc.sink.chunked.ChunkedFacts.read(spark, facts, target.text(), ids).openOf(0);
     }
   }
 }

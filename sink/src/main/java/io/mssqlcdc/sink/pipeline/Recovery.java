@@ -56,7 +56,8 @@ final class Recovery {
   }
 
   /** Runs the pre-flight; returns the state the stream starts in (a new generation after a recovery). */
-  GenerationState run(GenerationState state, boolean bootstrap, StartingPosition startingLsn, double intervalDays) {
+  GenerationState run(GenerationState state, boolean bootstrap, StartingPosition startingLsn, double intervalDays,
+      boolean chunked) {
     int n = state.generation();
     Optional<StartOffset> start = start(state, bootstrap, startingLsn);
     if (start.isEmpty()) {
@@ -73,31 +74,59 @@ final class Recovery {
     }
     String lost = loss.get().describe(from);
     Instant now = Instant.now();
-    Optional<TakenSnapshot> reuse = Snapshots.last(spark, target, Snapshots.instancesLower(client, captureInstance),
-            false)
-        .filter(s -> s.lsn().isAfter(from));
-    if (reuse.isEmpty()) {
+    // Reuse: an opened chunked snapshot of a next generation (a crash after the open, before the state file),
+    // walking forward over ones whose own changes are purged too; in full mode, a whole snapshot above the start.
+    int g = n + 1;
+    Optional<io.mssqlcdc.sink.chunked.ChunkedOpen> reusedOpen = Optional.empty();
+    io.mssqlcdc.sink.chunked.ChunkedFacts chunkedFacts = DeltaTables.exists(spark, facts)
+        ? io.mssqlcdc.sink.chunked.ChunkedFacts.read(spark, facts, target.text(), ids) : null;
+    while (chunkedFacts != null) {
+      Optional<io.mssqlcdc.sink.chunked.ChunkedOpen> o = chunkedFacts.openOf(g);
+      if (o.isEmpty() || !o.get().s().isAfter(from)) {
+        break;
+      }
+      if (RetentionCheck.after(client, captureInstance, o.get().s()).isEmpty()) {
+        reusedOpen = o;
+        break;
+      }
+      g++;
+    }
+    Optional<TakenSnapshot> reuse = reusedOpen.isPresent() || chunked ? Optional.empty()
+        : Snapshots.last(spark, target, Snapshots.instancesLower(client, captureInstance), false)
+            .filter(s -> s.lsn().isAfter(from));
+    if (reuse.isEmpty() && reusedOpen.isEmpty()) {
       Optional<Instant> last = state.lastAttempt();
       if (last.isPresent() && Duration.between(last.get(), now).toMillis() < intervalDays * 86_400_000.0) {
         throw SinkErrors.resnapshotTooSoon(lost, last.get().toString(), intervalDays);
       }
     }
-    LOG.warn("{}. Re-snapshotting {} into generation {} ({}).", lost, target, n + 1, ids.sinkId(n + 1));
+    LOG.warn("{}. Re-snapshotting {} into generation {} ({}).", lost, target, g, ids.sinkId(g));
     checkpoint.writeState(state.recovering(start.get()));
 
     Instant lostFrom = start.get().commitInstant().orElse(null);
     Instant lostTo = client.commitTime(loss.get().low()).or(() -> client.commitTimeAtOrBefore(loss.get().low()))
         .orElse(null);
-    String sinkId = ids.sinkId(n + 1);
+    String sinkId = ids.sinkId(g);
+    if (chunked || reusedOpen.isPresent()) {
+      io.mssqlcdc.sink.chunked.ChunkedOpen o = reusedOpen.orElseGet(() -> io.mssqlcdc.sink.chunked.ChunkedSnapshots
+          .open(spark, facts, target.text(), ids, n + 1, SnapshotEvents.RESNAPSHOT, lostFrom, lostTo, client,
+              captureInstance));
+      GenerationState next = GenerationState.opened(o.generation(), o.s(),
+          o.commitTs() == null ? "" : Times.millis(o.commitTs()), Instant.now());
+      checkpoint.writeState(next);
+      LOG.info("{}: generation {} opened at {} with a chunked snapshot: the stream resumes there as {}; run backfill()"
+          + " to read the table", target, o.generation(), o.s(), ids.sinkId(o.generation()));
+      return next;
+    }
     TakenSnapshot snapshot;
     if (reuse.isPresent()) {
       snapshot = reuse.get();
-      LOG.info("Reusing the snapshot at {} in {} for generation {}", snapshot.lsn(), target, n + 1);
+      LOG.info("Reusing the snapshot at {} in {} for generation {}", snapshot.lsn(), target, g);
     } else {
       FactsWriter.ensure(spark, facts);
       TakenSnapshot stamp = Snapshots.stampOnly(client, captureInstance);
       FactsWriter.write(spark, facts, List.of(SnapshotEvents.event(sinkId, SnapshotEvents.OPEN, stamp, lostFrom, lostTo,
-          SnapshotEvents.openDetail(ModeLock.FULL, SnapshotEvents.RESNAPSHOT, n + 1, lostFrom, lostTo), target.text())),
+          SnapshotEvents.openDetail(ModeLock.FULL, SnapshotEvents.RESNAPSHOT, g, lostFrom, lostTo), target.text())),
           null, 0);
       snapshot = Snapshots.take(spark, readerOptions, target, captureInstance, client);
     }
@@ -107,10 +136,10 @@ final class Recovery {
     }
     FactsWriter.ensure(spark, facts);
     FactsWriter.write(spark, facts, List.of(SnapshotEvents.event(sinkId, SnapshotEvents.RESNAPSHOT, snapshot, lostFrom,
-        lostTo, null, target.text())), ids.eventsKey(), n + 1);
-    GenerationState next = GenerationState.opened(n + 1, snapshot.lsn(), snapshot.commitTsText(), Instant.now());
+        lostTo, null, target.text())), ids.eventsKey(), g);
+    GenerationState next = GenerationState.opened(g, snapshot.lsn(), snapshot.commitTsText(), Instant.now());
     checkpoint.writeState(next);
-    LOG.info("{}: generation {} opened at {}; the stream resumes there as {}", target, n + 1, snapshot.lsn(), sinkId);
+    LOG.info("{}: generation {} opened at {}; the stream resumes there as {}", target, g, snapshot.lsn(), sinkId);
     return next;
   }
 

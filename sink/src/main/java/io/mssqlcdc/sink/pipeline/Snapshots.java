@@ -81,7 +81,7 @@ final class Snapshots {
   }
 
   /** {@code numOutputRows} of the commit after {@code before} whose userMetadata is {@code meta}; 0 if none. */
-  private static long rowsOfCommit(SparkSession spark, TableRef target, long before, String meta) {
+  static long rowsOfCommit(SparkSession spark, TableRef target, long before, String meta) {
     List<Row> commits = DeltaTables.table(spark, target).history()
         .where(col("version").gt(before).and(col("userMetadata").equalTo(meta)))
         .select("operationMetrics").collectAsList();
