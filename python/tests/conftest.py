@@ -93,3 +93,40 @@ def spark(work: Path):
     session = builder.config("spark.jars", ",".join(str(p) for p in jars)).getOrCreate()
     yield session
     session.stop()
+
+
+@pytest.fixture(scope="module")
+def pipeline_run(spark, tmp_path_factory):
+    """A ``CdcStream`` run from Python: a scripted history on the fake (3 rows before the bootstrap, then 3
+    commits), ``bootstrap(True)`` into a bronze path with a facts path, ``availableNow`` and
+    ``maxCommitsPerBatch=1``. Returns the paths and the history as the script made it (LSNs the fake
+    returned), for the pipeline's later stages (silver, finalization) to be checked against too."""
+    from mssql_cdc import CdcStream
+    from mssql_cdc.testing import FakeDatabase
+
+    root = tmp_path_factory.mktemp("pipeline")
+    db = FakeDatabase.create(spark, str(root / "source"))
+    db.createTable("dbo", "orders", "order_id int", "status varchar(20)", "amount decimal(18,2)").key("order_id")
+    db.enableCdc("dbo", "orders")
+    seeded = db.commit(lambda tx: [tx.insert("dbo.orders", {"order_id": i, "status": "new", "amount": f"{i}.00"})
+                                   for i in (1, 2, 3)])
+    paths = {k: str(root / k) for k in ("bronze", "facts", "checkpoint")}
+
+    def builder():
+        return (CdcStream.builder(spark)
+                .option("backend", "fake").option("fakePath", db.path).option("captureInstance", "dbo_orders")
+                .option("maxCommitsPerBatch", 1)
+                .target(paths["bronze"]).appId("orders").checkpoint(paths["checkpoint"])
+                .factsTable(paths["facts"]).bootstrap(True).trigger("availableNow"))
+
+    q = builder().toDelta()
+    q.awaitTermination()
+    changes = [
+        db.commit(lambda tx: tx.insert("dbo.orders", {"order_id": 4, "status": "new", "amount": "4.00"})),
+        db.commit(lambda tx: tx.update("dbo.orders", {"order_id": 1, "status": "paid"})),
+        db.commit(lambda tx: tx.delete("dbo.orders", [2])),
+    ]
+    q2 = builder().toDelta()
+    q2.awaitTermination()
+    return {**paths, "db": db, "seeded": seeded, "changes": changes, "builder": builder,
+            "queries": (q, q2), "current": {1: "paid", 3: "new", 4: "new"}}

@@ -50,13 +50,23 @@ def jclass(spark: SparkSession, name: str) -> Any:
 
 @contextlib.contextmanager
 def translated(spark: SparkSession) -> Iterator[None]:
-    """Raises our JVM errors (``MSSQL_CDC-<n>``) as :class:`CdcError`, the Py4J error as the cause."""
+    """Raises our JVM errors (``MSSQL_CDC-<n>``) as :class:`CdcError`, the original as the cause: a Py4J
+    error, or the pyspark exception (``IllegalArgumentException``...) pyspark made of it (its ``_origin``
+    is the JVM throwable)."""
     from py4j.protocol import Py4JJavaError
 
     try:
         yield
     except Py4JJavaError as e:
-        err = CdcError.from_java(e, jvm(spark))
+        err = CdcError.from_java(e.java_exception, jvm(spark))
+        if err.code is None:
+            raise
+        raise err from e
+    except Exception as e:  # pyspark.errors.exceptions.captured.CapturedException and subclasses
+        origin = getattr(e, "_origin", None)
+        if origin is None:
+            raise
+        err = CdcError.from_java(origin, jvm(spark))
         if err.code is None:
             raise
         raise err from e

@@ -23,9 +23,8 @@ class CdcError(Exception):
         self.java_class = java_class
 
     @classmethod
-    def from_java(cls, error: Any, jvm: Any) -> "CdcError":
-        """From a ``py4j.protocol.Py4JJavaError``, asking the JVM (``CdcErrors.codeOf``) for the code."""
-        jt = error.java_exception
-        code = jvm.io.mssqlcdc.errors.CdcErrors.codeOf(jt)
+    def from_java(cls, throwable: Any, jvm: Any) -> "CdcError":
+        """From a JVM throwable (a Py4J ``JavaObject``), asking the JVM (``CdcErrors.codeOf``) for the code."""
+        code = jvm.io.mssqlcdc.errors.CdcErrors.codeOf(throwable)
         tag = str(code.get().tag()) if code.isPresent() else None
-        return cls(tag, str(jt.getMessage()), str(jt.getClass().getName()))
+        return cls(tag, str(throwable.getMessage()), str(throwable.getClass().getName()))

@@ -150,11 +150,7 @@ class CdcStreams:
         failed = _gateway.jclass(spark, _CDC_STREAMS).awaitAll(jmap, int(timeout_seconds))
         out: Dict[str, CdcError] = {}
         for e in failed.entrySet().toArray():
-            t = e.getValue()
-            code = jvm.io.mssqlcdc.errors.CdcErrors.codeOf(t)
-            out[str(e.getKey())] = CdcError(
-                str(code.get().tag()) if code.isPresent() else None, str(t.getMessage()), str(t.getClass().getName())
-            )
+            out[str(e.getKey())] = CdcError.from_java(e.getValue(), jvm)
         return out
 
     @staticmethod
