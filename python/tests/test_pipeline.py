@@ -85,3 +85,21 @@ def test_a_bad_policy_fails_in_the_setter(spark):
         CdcStream.builder(spark).onDataLoss("ignore")
     assert e.value.code == "MSSQL_CDC-100"
     assert "onDataLoss" in str(e.value) and "'ignore'" in str(e.value)
+
+
+def test_snapshot_returns_the_stamp_bronze_already_holds(spark, pipeline_run):
+    stamp = pipeline_run["builder"]().snapshot(pipeline_run["bronze"], False)
+    bronze = spark.read.format("delta").load(pipeline_run["bronze"])
+    assert stamp["lsn"] == bronze.where("_operation = 0").first()._snapshot
+    assert bronze.where("_operation = 0").count() == 3      # found, not read again
+
+
+def test_a_session_without_a_jvm_gets_a_clear_error():
+    from mssql_cdc import _gateway
+
+    class ConnectLike:  # a Spark Connect session has no _jvm
+        pass
+
+    with pytest.raises(CdcError) as e:
+        _gateway.jvm(ConnectLike())
+    assert "Spark Connect" in str(e.value) and e.value.code is None
