@@ -40,6 +40,5 @@ fi
 
 export MSSQL_CDC_REPO_ROOT="$(cd "$here/.." && pwd)"
 export PYTHONDONTWRITEBYTECODE=1
-cd "$target"
-exec "$venv/bin/python" -m pytest "$here/tests" -p no:cacheprovider -ra \
-  --junitxml="$target/pytest-results.xml" "$@"
+cd "$here"   # pyproject.toml's testpaths: tests/ unless arguments name tests
+exec "$venv/bin/python" -m pytest -p no:cacheprovider -ra --junitxml="$target/pytest-results.xml" "$@"

@@ -100,7 +100,7 @@ def pipeline_run(spark, tmp_path_factory):
     """A ``CdcStream`` run from Python: a scripted history on the fake (3 rows before the bootstrap, then 3
     commits), ``bootstrap(True)`` into a bronze path with a facts path, ``availableNow`` and
     ``maxCommitsPerBatch=1``. Returns the paths and the history as the script made it (LSNs the fake
-    returned), for the pipeline's later stages (silver, finalization) to be checked against too."""
+    returned), for the pipeline's later stages (silver, reconcile) to be checked against too."""
     from mssql_cdc import CdcStream
     from mssql_cdc.testing import FakeDatabase
 

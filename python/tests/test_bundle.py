@@ -20,7 +20,8 @@ def test_it_carries_every_published_runtime_module(entries):
     for cls in ("io/mssqlcdc/client/CdcClient.class",                 # core
                 "io/mssqlcdc/connector/CdcTableProvider.class",       # connector
                 "io/mssqlcdc/sink/DeltaSink.class",                   # sink
-                "io/mssqlcdc/sink/pipeline/CdcStream.class"):
+                "io/mssqlcdc/sink/pipeline/CdcStream.class",
+                "io/mssqlcdc/finalization/Finalization.class"):                # finalization
         assert cls in entries
 
 

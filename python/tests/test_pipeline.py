@@ -1,5 +1,6 @@
 """The pipeline from Python: ``mssql_cdc.CdcStream`` (bootstrap, bronze and facts exactly once across a
-restart, many tables, errors). Later stages (silver, finalization) take the same ``pipeline_run``."""
+restart, many tables, errors). Later stages (silver, reconcile) take the same ``pipeline_run``;
+finalization has its own history (commit times it chooses): test_finalization.py."""
 
 from __future__ import annotations
 

@@ -24,6 +24,8 @@ The pipeline (bootstrap snapshot, re-snapshot generations, bronze + facts exactl
 __version__ = "0.1.0.dev0"
 
 from mssql_cdc.errors import CdcError
+from mssql_cdc.finalization import Finalization, FinalizationTracker, TrackingAttachment
 from mssql_cdc.stream import CdcStream, CdcStreamBuilder, CdcStreams
 
-__all__ = ["CdcError", "CdcStream", "CdcStreamBuilder", "CdcStreams", "__version__"]
+__all__ = ["CdcError", "CdcStream", "CdcStreamBuilder", "CdcStreams", "Finalization", "FinalizationTracker",
+           "TrackingAttachment", "__version__"]

@@ -15,6 +15,7 @@ function that receives the JVM ``Tx`` and calls ``insert(table, row)``, ``update
 
 from __future__ import annotations
 
+import datetime
 from typing import Any, Callable
 
 from pyspark.sql import SparkSession
@@ -102,6 +103,13 @@ class FakeDatabase:
         _gateway.ensure_callbacks(self._spark)
         with _gateway.translated(self._spark):
             return str(self._j.commit(_Script(script)).hex())
+
+    def commitAt(self, at: "datetime.datetime", script: Callable[[Any], Any]) -> str:  # noqa: N802
+        """Commits one transaction with ``tran_end_time`` ``at`` (server-local, naive); returns its LSN."""
+        _gateway.ensure_callbacks(self._spark)
+        ldt = _gateway.jvm(self._spark).java.time.LocalDateTime.parse(at.isoformat())
+        with _gateway.translated(self._spark):
+            return str(self._j.commitAt(ldt, _Script(script)).hex())
 
     def idle(self) -> str:
         """An idle (no change rows) mapping entry, as capture writes; returns its LSN."""
