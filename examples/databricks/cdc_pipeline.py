@@ -11,8 +11,8 @@
 # MAGIC builder is reached through `spark._jvm`. See docs/DATABRICKS.md for access modes and docs/OPERATIONS.md
 # MAGIC for the alerts of the last cells.
 # MAGIC
-# MAGIC Silver (current state per key) and finalization come with their modules; this notebook stops at
-# MAGIC bronze + facts.
+# MAGIC It also keeps `finalized_until` per bronze table in a control table (finalization), so downstream
+# MAGIC jobs gate on complete periods. Silver (current state per key) comes with its module.
 
 # COMMAND ----------
 
@@ -83,16 +83,35 @@ except ImportError:  # the package is not installed: the JVM builder directly
  .onDataLoss("resnapshot")
  .trigger("availableNow"))
 
+control = f"{schema}.table_finalization"
 if start_many is not None:
+    from mssql_cdc import Finalization
+
+    tracking = Finalization.tracking(spark, control, "hour")
+    builder.attach(tracking)
     queries = start_many(instances)                                  # {capture instance: StreamingQuery}
     failed = CdcStreams.awaitAll(spark, queries)                     # never raises
+    tracking.joinAll(300)                                            # the last verdicts are written
     for ci, error in failed.items():
         print(f"{ci} failed: {error.code}: {error}")
     assert not failed, f"{len(failed)} stream(s) failed"
 else:
+    jtracking = spark._jvm.io.mssqlcdc.finalization.Finalization.tracking(control, "hour")
+    builder.attach(jtracking)
     jqueries = builder.startMany(instances)
     failed = spark._jvm.io.mssqlcdc.sink.pipeline.CdcStreams.awaitAll(jqueries, 0)
+    jtracking.joinAll(spark._jvm.java.time.Duration.ofMinutes(5))
     assert failed.isEmpty(), str(failed)
+
+# COMMAND ----------
+
+# MAGIC %md
+# MAGIC ## Finalization: until when is each bronze table complete?
+# MAGIC A downstream job for the hour `[start, end)` runs only once `end <= finalized_until` (docs/FINALIZATION.md).
+
+# COMMAND ----------
+
+display(spark.sql(f"SELECT * FROM {control} ORDER BY table_name"))
 
 # COMMAND ----------
 
