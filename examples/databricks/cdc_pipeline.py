@@ -1,18 +1,19 @@
 # Databricks notebook source
 # MAGIC %md
-# MAGIC # SQL Server CDC → Delta bronze + facts with mssql-cdc-spark
+# MAGIC # SQL Server CDC → Delta bronze + facts → silver with mssql-cdc-spark
 # MAGIC
 # MAGIC Streams one or more SQL Server CDC capture instances into Delta bronze tables (the change log, exactly
 # MAGIC once) with a facts row per micro-batch, bootstrapping each table with a snapshot first.
 # MAGIC
-# MAGIC **Cluster**: dedicated (single user) access mode, DBR 19 for the default build or DBR 18 for the
-# MAGIC `-Pspark-4.1` build, with the cluster library `io.mssqlcdc:mssql-cdc-spark_2.13:<version>` (Maven) or
-# MAGIC the jar from a volume. The `mssql_cdc` Python package is optional (cell 2); without it the same
+# MAGIC **Cluster**: dedicated (single user) access mode, with the cluster library (Maven)
+# MAGIC `io.mssqlcdc:mssql-cdc-spark_2.13:<version>` on DBR 19, `io.mssqlcdc:mssql-cdc-spark_2.13:<version>-spark4.1`
+# MAGIC on DBR 18, or the matching jar from a volume. The `mssql_cdc` Python package is optional (cell 2); without it the same
 # MAGIC builder is reached through `spark._jvm`. See docs/DATABRICKS.md for access modes and docs/OPERATIONS.md
 # MAGIC for the alerts of the last cells.
 # MAGIC
 # MAGIC It also keeps `finalized_until` per bronze table in a control table (finalization), so downstream
-# MAGIC jobs gate on complete periods. Silver (current state per key) comes with its module.
+# MAGIC jobs gate on complete periods, and a silver table per source table (the current state per key,
+# MAGIC `ApplyChanges`) with its own `finalized_until`.
 
 # COMMAND ----------
 
@@ -146,13 +147,30 @@ display(spark.sql(f"""
 # COMMAND ----------
 
 # MAGIC %md
-# MAGIC ## The latest image per key (what silver will hold), from bronze
+# MAGIC ## Silver: the current state of each table (docs/SILVER.md)
+# MAGIC One `ApplyChanges` call per table after the stream's batches: the latest image per key in one MERGE, keys
+# MAGIC from the capture instance's unique index (read through the connection), silver's `finalized_until` next to
+# MAGIC bronze's in the control table. A rerun with nothing new writes nothing.
 
 # COMMAND ----------
 
-display(spark.sql(f"""
-  SELECT * EXCEPT (n) FROM (
-    SELECT *, row_number() OVER (PARTITION BY order_id   -- the table's key
-             ORDER BY _start_lsn DESC, _command_id DESC, _seqval DESC, _operation DESC) AS n
-    FROM {schema}.bronze_{instances[0]})
-  WHERE n = 1 AND _operation <> 1 LIMIT 100"""))
+for ci in instances:
+    bronze_t, silver_t = f"{schema}.bronze_{ci}", f"{schema}.silver_{ci}"
+    if CdcStream is not None:
+        from mssql_cdc import ApplyChanges
+
+        r = (ApplyChanges.builder(spark).bronze(bronze_t).target(silver_t).captureInstance(ci)
+             .controlTable(control).factsTable(facts).option("connectionString", url).granularity("hour")
+             .run())
+        print(ci, "rebuilt" if r.rebuilt() else "applied", r.appliedLsn(), "finalized_until", r.finalizedUntil())
+    else:
+        jr = (spark._jvm.io.mssqlcdc.silver.ApplyChanges.builder(spark._jsparkSession)
+              .bronze(bronze_t).target(silver_t).captureInstance(ci)
+              .controlTable(control).factsTable(facts).options({"connectionString": url}).granularity("hour")
+              .run())
+        print(ci, jr.toString())
+
+# COMMAND ----------
+
+display(spark.sql(f"SELECT * FROM {schema}.silver_{instances[0]} LIMIT 100"))
+display(spark.sql(f"SELECT table_name, finalized_until FROM {control} ORDER BY table_name"))

@@ -21,7 +21,8 @@ def test_it_carries_every_published_runtime_module(entries):
                 "io/mssqlcdc/connector/CdcTableProvider.class",       # connector
                 "io/mssqlcdc/sink/DeltaSink.class",                   # sink
                 "io/mssqlcdc/sink/pipeline/CdcStream.class",
-                "io/mssqlcdc/finalization/Finalization.class"):                # finalization
+                "io/mssqlcdc/finalization/Finalization.class",        # finalization
+                "io/mssqlcdc/silver/ApplyChanges.class"):             # silver
         assert cls in entries
 
 

@@ -18,6 +18,13 @@ The pipeline (bootstrap snapshot, re-snapshot generations, bronze + facts exactl
          .target("bronze.orders").appId("orders").checkpoint("/chk/orders")
          .factsTable("ops.cdc_facts").bootstrap(True).trigger("availableNow")
          .toDelta())
+
+Silver, the current state, after the stream's batches (docs/SILVER.md)::
+
+    from mssql_cdc import ApplyChanges
+    r = (ApplyChanges.builder(spark).bronze("bronze.orders").target("silver.orders")
+         .captureInstance("dbo_orders").keys(["order_id"])
+         .controlTable("ops.table_finalization").factsTable("ops.cdc_facts").run())
 """
 
 # Kept in step with the Maven version (X.Y.Z-SNAPSHOT is X.Y.Z.dev0): tests/test_version.py checks it.
@@ -25,7 +32,8 @@ __version__ = "0.1.0.dev0"
 
 from mssql_cdc.errors import CdcError
 from mssql_cdc.finalization import Finalization, FinalizationTracker, TrackingAttachment
+from mssql_cdc.silver import ApplyChanges, ApplyChangesBuilder, ApplyResult
 from mssql_cdc.stream import CdcStream, CdcStreamBuilder, CdcStreams
 
-__all__ = ["CdcError", "CdcStream", "CdcStreamBuilder", "CdcStreams", "Finalization", "FinalizationTracker",
-           "TrackingAttachment", "__version__"]
+__all__ = ["ApplyChanges", "ApplyChangesBuilder", "ApplyResult", "CdcError", "CdcStream", "CdcStreamBuilder",
+           "CdcStreams", "Finalization", "FinalizationTracker", "TrackingAttachment", "__version__"]
