@@ -1,9 +1,10 @@
-"""The pipeline from PySpark: SQL Server CDC into Delta bronze + facts with ``mssql_cdc.CdcStream``.
+"""The pipeline from PySpark: SQL Server CDC into Delta bronze + facts with ``mssql_cdc.CdcStream``, then
+silver with ``mssql_cdc.ApplyChanges``, ``finalized_until`` of both kept by ``mssql_cdc.Finalization``.
 
 Without arguments beyond WORKDIR it runs on the fake (a simulated CDC database on local files, from the
 ``mssql-cdc-fake`` jar): it scripts a table and some changes, bootstraps a snapshot into bronze, streams
-the changes, restarts on the same checkpoint after more changes, prints the facts and checks that the
-latest image per key in bronze equals the source table. Against a real server, pass
+the changes, restarts on the same checkpoint after more changes, applies bronze to silver after each
+run, prints the facts and the verdicts, and checks that silver equals the source table. Against a real server, pass
 ``--connection-string`` and ``--capture-instance`` (nothing is written to the server).
 
 Run (jars from a local build; docs/PYSPARK.md has the --packages form and Databricks)::
@@ -23,7 +24,7 @@ from pathlib import Path
 
 from pyspark.sql import SparkSession
 
-from mssql_cdc import CdcStream
+from mssql_cdc import ApplyChanges, CdcStream, Finalization
 
 
 def main() -> int:
@@ -54,34 +55,42 @@ def main() -> int:
                               for i in range(1, 51)])
         source.update({"backend": "fake", "fakePath": db.path})
 
-    bronze, facts = str(work / "lake" / "bronze_orders"), str(work / "lake" / "cdc_facts")
+    lake = work / "lake"
+    bronze, facts, silver, control = (str(lake / n) for n in ("bronze_orders", "cdc_facts", "silver_orders",
+                                                                "table_finalization"))
 
-    def stream():
-        return (CdcStream.builder(spark).options(source).option("maxCommitsPerBatch", 10)
-                .target(bronze).appId("orders").checkpoint(str(work / "checkpoints" / "orders"))
-                .factsTable(facts).bootstrap(True).trigger("availableNow"))
+    def run():
+        """One availableNow run of the stream (its verdict tracked), then silver."""
+        tracking = Finalization.tracking(spark, control, "hour")
+        (CdcStream.builder(spark).options(source).option("maxCommitsPerBatch", 10)
+         .target(bronze).appId("orders").checkpoint(str(work / "checkpoints" / "orders"))
+         .factsTable(facts).bootstrap(True).trigger("availableNow").attach(tracking)
+         .toDelta().awaitTermination())
+        tracking.joinAll(300)                           # the run's last verdict is written
+        r = (ApplyChanges.builder(spark).options(source).bronze(bronze).target(silver)
+             .controlTable(control).factsTable(facts).run())   # keys: the capture instance's unique index
+        print(f"silver: {r}")
 
-    stream().toDelta().awaitTermination()
+    run()
     if db is not None:
         for i in range(1, 6):
             db.commit(lambda tx, i=i: tx.update("dbo.orders", {"order_id": i, "status": "paid"}))
         db.commit(lambda tx: tx.delete("dbo.orders", [50]).insert("dbo.orders", {"order_id": 51, "status": "new"}))
-    stream().toDelta().awaitTermination()   # the same checkpoint: only what is new
+    run()   # the same checkpoint: only what is new
 
     spark.read.format("delta").load(facts).selectExpr(
         "app_id", "batch_id", "event", "rows", "inserts", "updates", "deletes", "end_lsn"
     ).orderBy("written_at", "batch_id").show(50, truncate=False)
 
-    # Check: the latest image per key in bronze equals the table now (read with the snapshot reader).
-    latest = spark.sql(f"""
-        SELECT order_id, status, amount FROM (
-          SELECT *, row_number() OVER (PARTITION BY order_id
-                   ORDER BY _start_lsn DESC, _command_id DESC, _seqval DESC, _operation DESC) AS n
-          FROM delta.`{bronze}`) WHERE n = 1 AND _operation <> 1""")
+    for t in (bronze, silver):
+        print(f"finalized_until of {t}: {Finalization.finalizedUntil(spark, control, t)} UTC")
+
+    # Check: silver equals the table now (read with the snapshot reader).
+    current = spark.read.format("delta").load(silver).select("order_id", "status", "amount")
     table = spark.read.format("mssql_cdc_snapshot").options(**source).load().select("order_id", "status", "amount")
-    missing, extra = table.exceptAll(latest).count(), latest.exceptAll(table).count()
+    missing, extra = table.exceptAll(current).count(), current.exceptAll(table).count()
     if missing or extra:
-        print(f"PYSPARK PIPELINE FAILED: {missing} source rows not in bronze's latest images, {extra} extra")
+        print(f"PYSPARK PIPELINE FAILED: {missing} source rows not in silver, {extra} extra")
         return 1
     print(f"PYSPARK PIPELINE OK rows={table.count()} bronze={spark.read.format('delta').load(bronze).count()}")
     return 0
