@@ -1,0 +1,123 @@
+"""``ApplyChanges``: silver, the current-state table (JVM ``io.mssqlcdc.silver.ApplyChanges``).
+
+Every method forwards to the JVM builder of the same name; arguments, their checks and the MERGE rules
+are the JVM's (docs/SILVER.md; docs/OPTIONS.md, "Silver arguments"). Nothing here decides anything.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Mapping, Optional, Sequence, Union
+
+from pyspark.sql import SparkSession
+
+from mssql_cdc import _gateway
+from mssql_cdc.finalization import _utc
+
+_APPLY_CHANGES = "io.mssqlcdc.silver.ApplyChanges"
+
+
+class ApplyResult:
+    """What one :meth:`ApplyChangesBuilder.run` did (the JVM ``ApplyResult``); methods as the JVM's."""
+
+    def __init__(self, jresult: Any) -> None:
+        self._jobj = jresult
+
+    def rebuilt(self) -> bool:
+        """Whether the call rebuilt silver from a snapshot (the first call, or a newer snapshot in bronze)."""
+        return bool(self._jobj.rebuilt())
+
+    def appliedLsn(self) -> Optional[str]:  # noqa: N802 - the JVM's name
+        """Silver's position (``applied_lsn``, canonical hex): the newest bronze LSN applied; None before any."""
+        lsn = self._jobj.appliedLsn()
+        return str(lsn.get()) if lsn.isPresent() else None
+
+    def finalizedUntil(self) -> Optional[dt.datetime]:  # noqa: N802
+        """Silver's verdict after the call, a naive ``datetime`` (UTC); None without one."""
+        return _utc(self._jobj.finalizedUntil())
+
+    def bronzeFound(self) -> bool:  # noqa: N802
+        """False when bronze does not exist (yet): nothing was applied."""
+        return bool(self._jobj.bronzeFound())
+
+    def __repr__(self) -> str:
+        return str(self._jobj.toString())
+
+
+class ApplyChangesBuilder:
+    """An ``ApplyChanges.Builder`` on the JVM. Setters return ``self``; :meth:`run` applies bronze to silver."""
+
+    def __init__(self, spark: SparkSession, jbuilder: Any) -> None:
+        self._spark = spark
+        self._j = jbuilder
+
+    def _set(self, method: str, *args: Any) -> "ApplyChangesBuilder":
+        with _gateway.translated(self._spark):
+            getattr(self._j, method)(*args)
+        return self
+
+    def bronze(self, name_or_path: str) -> "ApplyChangesBuilder":
+        """The bronze table, named exactly as the stream's ``target`` (name or path). Required."""
+        return self._set("bronze", name_or_path)
+
+    def target(self, name_or_path: str) -> "ApplyChangesBuilder":
+        """The silver table (name or path); created on the first call. Required."""
+        return self._set("target", name_or_path)
+
+    def captureInstance(self, capture_instance: str) -> "ApplyChangesBuilder":  # noqa: N802 - the JVM's name
+        """The stream's capture instance; default the options' ``captureInstance``."""
+        return self._set("captureInstance", capture_instance)
+
+    def keys(self, key_columns: Sequence[str]) -> "ApplyChangesBuilder":
+        """The columns that identify a row; default the capture instance's unique index (read through
+        the reader options)."""
+        if isinstance(key_columns, str):
+            key_columns = [key_columns]
+        jlist = _gateway.jvm(self._spark).java.util.ArrayList()
+        for k in key_columns:
+            jlist.add(k)
+        return self._set("keys", jlist)
+
+    def controlTable(self, name_or_path: str) -> "ApplyChangesBuilder":  # noqa: N802
+        """The control table the stream's tracking writes bronze's verdict to; silver's position and
+        verdict are kept there under ``target``. Required; created when missing."""
+        return self._set("controlTable", name_or_path)
+
+    def factsTable(self, name_or_path: str) -> "ApplyChangesBuilder":  # noqa: N802
+        """The stream's facts table (its snapshots to rebuild from); without it the verdict never moves."""
+        return self._set("factsTable", name_or_path)
+
+    def option(self, key: str, value: Union[str, int, float, bool]) -> "ApplyChangesBuilder":
+        """One of the stream's reader options (``format("mssql_cdc")``, docs/OPTIONS.md). Booleans become
+        ``"true"``/``"false"``, numbers their text, as ``DataStreamReader.option`` does."""
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        return self._set("option", key, text)
+
+    def options(self, options: Mapping[str, Union[str, int, float, bool]]) -> "ApplyChangesBuilder":
+        """The stream's reader options, as :meth:`option` one by one."""
+        for k, v in options.items():
+            self.option(k, v)
+        return self
+
+    def granularity(self, granularity: str) -> "ApplyChangesBuilder":
+        """``minute``, ``hour`` (default) or ``day``: the period silver's ``finalized_until`` counts in."""
+        return self._set("granularity", granularity)
+
+    def run(self) -> ApplyResult:
+        """Checks every argument, then applies what bronze holds beyond silver's position (one MERGE of
+        the latest image per key). Run one call per silver table at a time."""
+        with _gateway.translated(self._spark):
+            return ApplyResult(self._j.run())
+
+
+class ApplyChanges:
+    """Silver: keeps a current-state Delta table equal to the source, from bronze (docs/SILVER.md)."""
+
+    @staticmethod
+    def builder(spark: SparkSession) -> ApplyChangesBuilder:
+        """A new builder on ``spark``'s JVM session."""
+        cls = _gateway.jclass(spark, _APPLY_CHANGES)
+        return ApplyChangesBuilder(spark, cls.builder(_gateway.jsession(spark)))
+
+
+__all__ = ["ApplyChanges", "ApplyChangesBuilder", "ApplyResult"]
