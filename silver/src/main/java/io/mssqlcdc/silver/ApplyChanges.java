@@ -1,0 +1,235 @@
+package io.mssqlcdc.silver;
+
+import io.mssqlcdc.errors.SilverErrors;
+import io.mssqlcdc.finalization.Finalization;
+import io.mssqlcdc.finalization.Granularity;
+import io.mssqlcdc.options.CdcReaderOptions;
+import io.mssqlcdc.sink.tables.TableRef;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Silver: keeps a current-state Delta table (one row per key) equal to the source table, from the
+ * bronze change log the stream writes (reference-behaviour §16, ADR 0019; docs/SILVER.md).
+ *
+ * <pre>{@code
+ * ApplyResult r = ApplyChanges.builder(spark)
+ *     .bronze("bronze.orders").target("silver.orders")
+ *     .captureInstance("dbo_orders").keys(List.of("order_id"))
+ *     .controlTable("ops.table_finalization").factsTable("ops.cdc_facts")
+ *     .granularity("hour")
+ *     .run();
+ * }</pre>
+ *
+ * <p>Each call applies what bronze holds beyond silver's position ({@code applied_lsn} in the
+ * control table): the latest image per key, in one MERGE. Deletes remove rows; a rerun applies
+ * nothing; a crash at any point is repaired by the next call; a newer snapshot in bronze (a
+ * bootstrap or a re-snapshot after CDC retention loss) rebuilds silver, so rows deleted while
+ * changes were lost disappear. Silver's verdict ({@code finalized_until}) is bronze's verdict as it
+ * was read before bronze: it never claims more than the call applied. Run one call per silver
+ * table at a time (after the stream's batches, in the same job or another).
+ *
+ * <p>From PySpark, through the gateway (plain strings, lists and booleans; no overloads):
+ * <pre>{@code
+ * r = (spark._jvm.io.mssqlcdc.silver.ApplyChanges.builder(spark._jsparkSession)
+ *      .bronze("bronze.orders").target("silver.orders").captureInstance("dbo_orders")
+ *      .keys(["order_id"]).controlTable("ops.table_finalization").factsTable("ops.cdc_facts")
+ *      .run())
+ * r.rebuilt(), r.appliedLsn().orElse(None), r.finalizedUntil().orElse(None), r.bronzeFound()
+ * }</pre>
+ */
+public final class ApplyChanges {
+  private ApplyChanges() {}
+
+  /** A builder argument, for the documentation (docs/OPTIONS.md is generated from {@link #ARGUMENTS}). */
+  public record Argument(String name, String type, String defaultText, String doc) {}
+
+  /** Every argument of {@link Builder}, in documentation order. */
+  public static final List<Argument> ARGUMENTS = List.of(
+      new Argument("bronze", "string", "required",
+          "The bronze table the stream writes, named exactly as the stream's `target` (name or path): its facts"
+              + " rows and its verdict in the control table are found by that spelling."),
+      new Argument("target", "string", "required",
+          "The silver table (name or path); created on the first call. One call per silver table at a time."),
+      new Argument("captureInstance", "string", "the options' `captureInstance`",
+          "The stream's capture instance. Bronze rows of other capture instances of the same table (after a"
+              + " switch) are applied too when `options` are given; rows of any other instance fail the call."),
+      new Argument("keys", "list of strings", "the capture instance's unique index",
+          "The columns that identify a row (matched null-safe: a unique index admits one NULL key). Without"
+              + " them, the unique index CDC uses is read through `options`."),
+      new Argument("controlTable", "string", "required",
+          "The control table (name or path) the stream's tracking writes bronze's verdict to; silver's position"
+              + " (`applied_lsn`, `snapshot_lsn`, `open_snapshot_lsn`, `snapshot_wave`) and verdict are kept there"
+              + " under `target`. Created when missing."),
+      new Argument("factsTable", "string", "none",
+          "The stream's facts table: its `bootstrap`/`resnapshot` rows name the snapshots to rebuild from (an"
+              + " emptied table's re-snapshot is there alone). Without it, silver's verdict is never advanced."),
+      new Argument("option / options", "string → string", "none",
+          "The stream's reader options (`format(\"mssql_cdc\")`): read the default keys and the table's other"
+              + " capture instances from SQL Server. Validated as the stream validates them."),
+      new Argument("granularity", "`minute`, `hour` or `day`", "`hour`",
+          "The period silver's `finalized_until` is counted in; checked before anything is read or written."));
+
+  /** A builder of one call. */
+  public static Builder builder(SparkSession spark) {
+    return new Builder(spark);
+  }
+
+  /** The steps after which a test may inject a crash (package-private hook). */
+  enum Step {
+    /** The control table was read; bronze not yet. */
+    CONTROL_READ,
+    /** The MERGE committed; the position is not recorded yet. */
+    MERGED,
+    /** The position is recorded; the verdict not yet advanced. */
+    POSITION_RECORDED
+  }
+
+  /** Collects the arguments of one call; {@link #run()} checks them all before reading anything. */
+  public static final class Builder {
+    private final SparkSession spark;
+    private String bronze;
+    private String target;
+    private String captureInstance;
+    private List<String> keys;
+    private String controlTable;
+    private String factsTable;
+    private final Map<String, String> options = new LinkedHashMap<>();
+    private String granularity = Finalization.DEFAULT_GRANULARITY;
+    private Consumer<Step> steps = s -> { };
+    private boolean pruneByKeys = true;
+
+    private Builder(SparkSession spark) {
+      this.spark = spark;
+    }
+
+    /** The bronze table, named exactly as the stream's target. Required. */
+    public Builder bronze(String nameOrPath) {
+      this.bronze = nameOrPath;
+      return this;
+    }
+
+    /** The silver table. Required. */
+    public Builder target(String nameOrPath) {
+      this.target = nameOrPath;
+      return this;
+    }
+
+    /** The stream's capture instance; default the options' {@code captureInstance}. */
+    public Builder captureInstance(String captureInstance) {
+      this.captureInstance = captureInstance;
+      return this;
+    }
+
+    /** The key columns; default the capture instance's unique index (read through the options). */
+    public Builder keys(List<String> keyColumns) {
+      this.keys = keyColumns == null ? null : new ArrayList<>(keyColumns);
+      return this;
+    }
+
+    /** The control table (silver's position and verdict; bronze's verdict). Required. */
+    public Builder controlTable(String nameOrPath) {
+      this.controlTable = nameOrPath;
+      return this;
+    }
+
+    /** The stream's facts table; without it the verdict is not advanced. */
+    public Builder factsTable(String nameOrPath) {
+      this.factsTable = nameOrPath;
+      return this;
+    }
+
+    /** One of the stream's reader options (names any case). */
+    public Builder option(String key, String value) {
+      options.keySet().removeIf(k -> k.equalsIgnoreCase(key));
+      options.put(key, value);
+      return this;
+    }
+
+    /** The stream's reader options, as {@link #option} one by one. */
+    public Builder options(Map<String, String> readerOptions) {
+      if (readerOptions != null) {
+        readerOptions.forEach(this::option);
+      }
+      return this;
+    }
+
+    /** {@code minute}, {@code hour} (default) or {@code day}. */
+    public Builder granularity(String granularity) {
+      this.granularity = granularity;
+      return this;
+    }
+
+    /** Test hook: called after each {@link Step} (a throw there simulates a crash). */
+    Builder onStep(Consumer<Step> hook) {
+      this.steps = hook;
+      return this;
+    }
+
+    /** Benchmark baseline: MERGE without the key pruning predicate (package-private). */
+    Builder pruneByKeys(boolean prune) {
+      this.pruneByKeys = prune;
+      return this;
+    }
+
+    /**
+     * Applies bronze to silver (one call).
+     *
+     * @throws io.mssqlcdc.errors.CdcConfigException for an invalid argument, keys that are not
+     *     captured columns, or bronze rows of another table's capture instance
+     */
+    public ApplyResult run() {
+      Granularity g = Granularity.parse(granularity); // before anything is read or written
+      if (spark == null) {
+        throw SilverErrors.invalidArgument("spark", null, "the SparkSession (in PySpark spark._jsparkSession)");
+      }
+      TableRef b = table("bronze", bronze, "the stream's target, e.g. bronze.orders");
+      TableRef t = table("target", target, "the silver table, e.g. silver.orders");
+      TableRef c = table("controlTable", controlTable, "the control table, e.g. ops.table_finalization");
+      TableRef f = factsTable == null ? null : table("factsTable", factsTable, "the stream's facts table");
+      if (b.equals(t)) {
+        throw SilverErrors.conflict("target '" + target + "' is bronze: silver is a table of its own.");
+      }
+      if (t.equals(c) || (f != null && (t.equals(f) || b.equals(f)))) {
+        throw SilverErrors.conflict("bronze, target, controlTable and factsTable must be four different tables.");
+      }
+      String ci = captureInstance;
+      if (ci == null || ci.isBlank()) {
+        ci = options.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase("captureInstance"))
+            .map(Map.Entry::getValue).findFirst().orElse(null);
+      }
+      if (ci == null || ci.isBlank()) {
+        throw SilverErrors.noCaptureInstance();
+      }
+      List<String> k = null;
+      if (keys != null && !keys.isEmpty()) {
+        for (String key : keys) {
+          if (key == null || key.isBlank()) {
+            throw SilverErrors.invalidArgument("keys", String.valueOf(keys), "a list of column names, none blank");
+          }
+        }
+        k = List.copyOf(keys);
+      }
+      CdcReaderOptions reader = null;
+      if (!options.isEmpty()) {
+        Map<String, String> o = new LinkedHashMap<>(options);
+        if (o.keySet().stream().noneMatch(x -> x.equalsIgnoreCase("captureInstance"))) {
+          o.put("captureInstance", ci);
+        }
+        reader = CdcReaderOptions.parse(o, CdcReaderOptions.Reader.STREAM);
+      }
+      return new ApplyRun(spark, b, t, c, f, ci, k, reader, g, steps, pruneByKeys).run();
+    }
+
+    private static TableRef table(String name, String value, String expected) {
+      if (value == null || value.isBlank()) {
+        throw SilverErrors.invalidArgument(name, value, expected);
+      }
+      return TableRef.of(value);
+    }
+  }
+}

@@ -1,0 +1,35 @@
+package io.mssqlcdc.silver;
+
+import org.apache.spark.sql.types.StructField;
+
+/** Renders the silver parts of docs/TABLES.md and docs/OPTIONS.md from the declarations. */
+public final class SilverDoc {
+  private SilverDoc() {}
+
+  /** The silver table's columns. */
+  public static String silverColumns() {
+    StringBuilder sb = new StringBuilder("| Column | Type | Meaning |\n|---|---|---|\n");
+    sb.append("| *captured columns* | as in bronze | the source's columns as bronze holds them, in bronze's order;"
+        + " columns bronze gains (a newer capture instance's) are added at the end (older rows NULL); types never"
+        + " change |\n");
+    for (StructField f : SilverTable.libraryColumns()) {
+      sb.append("| `").append(f.name()).append("` | ").append(f.dataType().sql()).append(" | ")
+          .append(escape(f.getComment().getOrElse(() -> ""))).append(" |\n");
+    }
+    return sb.toString();
+  }
+
+  /** The ApplyChanges arguments table. */
+  public static String arguments() {
+    StringBuilder sb = new StringBuilder("| Builder method | Type | Default | Meaning |\n|---|---|---|---|\n");
+    for (ApplyChanges.Argument a : ApplyChanges.ARGUMENTS) {
+      sb.append("| `").append(a.name()).append("` | ").append(a.type()).append(" | ").append(a.defaultText())
+          .append(" | ").append(escape(a.doc())).append(" |\n");
+    }
+    return sb.toString();
+  }
+
+  private static String escape(String s) {
+    return s.replace("|", "\\|").replace("\n", " ");
+  }
+}

@@ -1,0 +1,145 @@
+package io.mssqlcdc.silver;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.expr;
+import static org.apache.spark.sql.functions.lit;
+
+import io.delta.tables.DeltaMergeBuilder;
+import io.mssqlcdc.connector.CdcColumns;
+import io.mssqlcdc.errors.SilverErrors;
+import io.mssqlcdc.errors.SinkErrors;
+import io.mssqlcdc.sink.tables.DeltaTables;
+import io.mssqlcdc.sink.tables.TableRef;
+import io.mssqlcdc.sink.tables.TableRunner;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/** The silver table on Delta: created and given bronze's new columns, and the one MERGE of a call. */
+final class SilverMerge {
+  private SilverMerge() {}
+
+  /**
+   * Creates silver for {@code captured} when it does not exist; adds the captured columns it lacks
+   * (a newer capture instance's, matched ignoring case; types are never changed).
+   *
+   * @throws io.mssqlcdc.errors.CdcConfigException when the table exists without silver's columns
+   * @throws io.mssqlcdc.errors.CdcSchemaChangedException when a new column needs column mapping
+   *     and the table has it off
+   */
+  static void ensure(SparkSession spark, TableRef silver, List<StructField> captured) {
+    TableRunner.ensure(spark, silver, SilverTable.KIND, SilverTable.creationSchema(captured));
+    StructType schema = DeltaTables.schema(spark, silver);
+    Set<String> have = new HashSet<>();
+    for (String n : schema.fieldNames()) {
+      have.add(n.toLowerCase(Locale.ROOT));
+    }
+    List<String> lacking = new ArrayList<>();
+    for (String c : List.of(CdcColumns.START_LSN, CdcColumns.COMMIT_TS)) {
+      if (!have.contains(c)) {
+        lacking.add(c);
+      }
+    }
+    if (!lacking.isEmpty()) {
+      throw SilverErrors.conflict("target " + silver + " exists but is not a silver table: it has no column(s) "
+          + lacking + ". Name a new table (ApplyChanges creates it), or one an earlier call created.");
+    }
+    List<StructField> missing = new ArrayList<>();
+    for (StructField f : captured) {
+      if (!have.contains(f.name().toLowerCase(Locale.ROOT))) {
+        missing.add(new StructField(f.name(), f.dataType(), true, Metadata.empty()));
+      }
+    }
+    if (missing.isEmpty()) {
+      return;
+    }
+    List<String> mapped = missing.stream().map(StructField::name).filter(TableRunner::needsColumnMapping).toList();
+    if (!mapped.isEmpty()) {
+      String mode = DeltaTables.properties(spark, silver).getOrDefault("delta.columnMapping.mode", "none");
+      if (mode.toLowerCase(Locale.ROOT).equals("none")) {
+        throw SinkErrors.columnMappingRequired(silver.text(), mapped);
+      }
+    }
+    DeltaTables.addColumns(spark, silver, missing);
+  }
+
+  /**
+   * MERGEs {@code latest} (one row per key: the written columns and {@code _operation}) into silver
+   * (one commit), with {@link MergeRules}; on a rebuild also deleting every key the source lacks.
+   *
+   * @return Delta's metrics row ({@code num_affected_rows}, {@code num_updated_rows}, ...)
+   */
+  static Row merge(SparkSession spark, TableRef silver, Dataset<Row> latest, List<String> keys,
+      List<String> written, boolean rebuild, Column pruning) {
+    Column condition = expr(MergeRules.keyMatch(keys));
+    if (pruning != null) {
+      condition = condition.and(pruning);
+    }
+    DeltaMergeBuilder m = DeltaTables.table(spark, silver).as(MergeRules.TARGET)
+        .merge(latest.as(MergeRules.SOURCE), condition)
+        .whenMatched(MergeRules.deleteWhen()).delete()
+        .whenMatched(MergeRules.updateWhen()).updateExpr(MergeRules.assignments(written))
+        .whenNotMatched(MergeRules.insertWhen()).insertExpr(MergeRules.assignments(written));
+    if (rebuild) {
+      m = m.whenNotMatchedBySource().delete();
+    }
+    return m.execute().first();
+  }
+
+  /** The MERGE's target-only predicate for {@code plan} (null: none), on {@code t}'s key columns. */
+  static Column pruning(KeyPruning.Plan plan, BronzeColumns bronze) {
+    if (plan instanceof KeyPruning.Points p) {
+      List<Column> each = new ArrayList<>();
+      for (List<Object> tuple : p.tuples()) {
+        Column one = null;
+        for (int i = 0; i < p.keys().size(); i++) {
+          String k = p.keys().get(i);
+          Column t = target(k);
+          Object v = tuple.get(i);
+          Column c = v == null ? t.isNull() : t.equalTo(lit(v).cast(bronze.type(k)));
+          one = one == null ? c : one.and(c);
+        }
+        each.add(one);
+      }
+      return anyOf(each, 0, each.size());
+    }
+    if (plan instanceof KeyPruning.Ranges r) {
+      Column all = null;
+      for (KeyPruning.Range range : r.ranges()) {
+        Column t = target(range.column());
+        DataType type = bronze.type(range.column());
+        Column c = range.min() == null ? t.isNull()
+            : t.geq(lit(range.min()).cast(type)).and(t.leq(lit(range.max()).cast(type)));
+        if (range.min() != null && range.hasNull()) {
+          c = c.or(t.isNull());
+        }
+        all = all == null ? c : all.and(c);
+      }
+      return all;
+    }
+    return null;
+  }
+
+  /** A balanced OR tree (a long left-deep chain costs Catalyst deep recursion). */
+  private static Column anyOf(List<Column> cs, int from, int to) {
+    if (to - from == 1) {
+      return cs.get(from);
+    }
+    int mid = (from + to) >>> 1;
+    return anyOf(cs, from, mid).or(anyOf(cs, mid, to));
+  }
+
+  private static Column target(String key) {
+    return col(MergeRules.TARGET + "." + MergeRules.quote(key));
+  }
+}

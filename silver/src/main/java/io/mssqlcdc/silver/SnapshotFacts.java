@@ -1,0 +1,153 @@
+package io.mssqlcdc.silver;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.get_json_object;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.max;
+import static org.apache.spark.sql.functions.max_by;
+import static org.apache.spark.sql.functions.not;
+import static org.apache.spark.sql.functions.when;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mssqlcdc.sink.facts.FactsColumn;
+import io.mssqlcdc.sink.tables.DeltaTables;
+import io.mssqlcdc.sink.tables.TableRef;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * What the facts table says about bronze's snapshots (reference-behaviour §16 step 3, §33 O8, A4),
+ * read before bronze is pinned: bronze commits a snapshot's rows before its facts rows, so the
+ * bronze version read afterwards holds everything they point to. Rows are matched by {@code target}
+ * exactly as the stream wrote them.
+ *
+ * @param newest the newest completed snapshot: the greatest {@code max_lsn} of the
+ *     {@code bootstrap} and {@code resnapshot} rows (an emptied table's snapshot has only its row);
+ *     null when none
+ * @param hasRows whether the facts hold any row for bronze
+ * @param openLsn the newest chunked {@code snapshot_open} row's LSN S (any generation); null when none
+ * @param openKeys the key columns that snapshot's chunks are cut on (its detail's {@code keys}); null
+ *     when it names none
+ * @param chunks when {@code openLsn} is newer than {@code newest}: the chunks its
+ *     {@code snapshot_chunk} rows announce, by index; else empty
+ */
+record SnapshotFacts(String newest, boolean hasRows, String openLsn, List<String> openKeys,
+    Map<Integer, Chunk> chunks) {
+
+  static final String BOOTSTRAP = "bootstrap";
+  static final String RESNAPSHOT = "resnapshot";
+  static final String SNAPSHOT_OPEN = "snapshot_open";
+  static final String SNAPSHOT_CHUNK = "snapshot_chunk";
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** No facts table (or none given). */
+  static final SnapshotFacts NONE = new SnapshotFacts(null, false, null, null, Map.of());
+
+  /** Reads what {@code facts} says about {@code bronze}. */
+  static SnapshotFacts read(SparkSession spark, TableRef facts, String bronze) {
+    Dataset<Row> every = DeltaTables.read(spark, facts);
+    List<String> columns = Arrays.asList(every.columns());
+    if (!columns.contains(FactsColumn.EVENT.column())) {
+      return NONE; // facts older than its migration 3: no snapshot events
+    }
+    Dataset<Row> mine = every.where(col(FactsColumn.TARGET.column()).equalTo(bronze));
+    Column event = col(FactsColumn.EVENT.column());
+    Column maxLsn = col(FactsColumn.MAX_LSN.column());
+    boolean hasDetail = columns.contains(FactsColumn.DETAIL.column());
+    // A full snapshot's open row only locks the mode: its rows come whole. A missing or unknown mode is
+    // chunked. Facts older than their migration 6 have no detail, and no chunked snapshot.
+    Column chunkedOpen = hasDetail
+        ? event.equalTo(SNAPSHOT_OPEN).and(not(get_json_object(col(FactsColumn.DETAIL.column()), "$.mode")
+            .eqNullSafe("full")))
+        : lit(false);
+    Column openDetail = hasDetail ? col(FactsColumn.DETAIL.column()) : lit(null).cast("string");
+    Row r = mine.agg(
+        max(when(event.isin(BOOTSTRAP, RESNAPSHOT), maxLsn)),
+        count(lit(1)),
+        max(when(chunkedOpen, maxLsn)),
+        max_by(when(chunkedOpen, openDetail), when(chunkedOpen, maxLsn))).first();
+    String newest = r.isNullAt(0) ? null : r.getString(0);
+    boolean hasRows = r.getLong(1) > 0;
+    String openLsn = r.isNullAt(2) ? null : r.getString(2);
+    if (openLsn == null) {
+      return new SnapshotFacts(newest, hasRows, null, null, Map.of());
+    }
+    List<String> keys = openKeys(r.isNullAt(3) ? null : r.getString(3));
+    Map<Integer, Chunk> chunks = Map.of();
+    if (Lsns.after(openLsn, newest)) {
+      chunks = chunks(mine, openLsn);
+    }
+    return new SnapshotFacts(newest, hasRows, openLsn, keys, chunks);
+  }
+
+  /** The chunks of snapshot {@code s} its {@code snapshot_chunk} rows announce (a duplicate index: the last read wins). */
+  private static Map<Integer, Chunk> chunks(Dataset<Row> mine, String s) {
+    List<Row> rows = mine.where(col(FactsColumn.EVENT.column()).equalTo(SNAPSHOT_CHUNK)
+            .and(get_json_object(col(FactsColumn.DETAIL.column()), "$.snapshot").equalTo(s)))
+        .select(FactsColumn.DETAIL.column(), FactsColumn.MIN_LSN.column()).collectAsList();
+    Map<Integer, Chunk> out = new HashMap<>();
+    for (Row r : rows) {
+      Chunk c = chunk(r.getString(0), r.isNullAt(1) ? null : r.getString(1));
+      out.put(c.index(), c);
+    }
+    return out;
+  }
+
+  /** A chunk from a {@code snapshot_chunk} row's detail ({@code {snapshot, wave, chunk, lo, hi, last}}) and stamp. */
+  static Chunk chunk(String detail, String stamp) {
+    JsonNode d;
+    try {
+      d = JSON.readTree(detail);
+    } catch (Exception e) {
+      throw new IllegalStateException("A snapshot_chunk facts row has a detail that is not JSON: " + detail, e);
+    }
+    if (d == null || !d.path("chunk").canConvertToInt() || !d.path("wave").canConvertToInt()) {
+      throw new IllegalStateException("A snapshot_chunk facts row's detail lacks its chunk or wave: " + detail);
+    }
+    return new Chunk(d.get("chunk").asInt(), d.get("wave").asInt(), d.get("lo"), d.get("hi"), stamp);
+  }
+
+  /** The {@code keys} list of a {@code snapshot_open} detail; null when absent. */
+  static List<String> openKeys(String detail) {
+    if (detail == null) {
+      return null;
+    }
+    try {
+      JsonNode k = JSON.readTree(detail).get("keys");
+      if (k == null || !k.isArray()) {
+        return null;
+      }
+      List<String> out = new ArrayList<>();
+      k.forEach(n -> out.add(n.asText()));
+      return List.copyOf(out);
+    } catch (Exception e) {
+      return null;
+    }
+  }
+
+  /** The targets of {@code facts}' rows with {@code event} (all rows when null), sorted, for messages. */
+  static List<String> targets(SparkSession spark, TableRef facts, String event) {
+    Dataset<Row> every = DeltaTables.read(spark, facts);
+    if (event != null) {
+      every = every.where(col(FactsColumn.EVENT.column()).equalTo(event));
+    }
+    TreeSet<String> out = new TreeSet<>();
+    for (Row r : every.select(FactsColumn.TARGET.column()).distinct().collectAsList()) {
+      if (!r.isNullAt(0)) {
+        out.add(r.getString(0));
+      }
+    }
+    return List.copyOf(out);
+  }
+}
