@@ -91,7 +91,7 @@ record SnapshotFacts(String newest, boolean hasRows, String openLsn, List<String
     return new SnapshotFacts(newest, hasRows, openLsn, keys, chunks);
   }
 
-  /** The chunks of snapshot {@code s} its {@code snapshot_chunk} rows announce (a duplicate index: the last read wins). */
+  /** The chunks of snapshot {@code s} its {@code snapshot_chunk} rows announce (a duplicate index: the last wins). */
   private static Map<Integer, Chunk> chunks(Dataset<Row> mine, String s) {
     List<Row> rows = mine.where(col(FactsColumn.EVENT.column()).equalTo(SNAPSHOT_CHUNK)
             .and(get_json_object(col(FactsColumn.DETAIL.column()), "$.snapshot").equalTo(s)))

@@ -137,7 +137,8 @@ public final class ApplyChangesBench {
             + " rows read x%.3f, time x%.2f of baseline%n",
         rows, filesNow, keys, rounds, bm.filesScanned(), bm.filesInSilver(), bm.filesRewritten(), bm.rowsRead(),
         bm.millis(), pm.filesScanned(), pm.filesInSilver(), pm.filesRewritten(), pm.rowsRead(), pm.millis(),
-        (double) pm.filesScanned() / Math.max(1, bm.filesScanned()), (double) pm.rowsRead() / Math.max(1, bm.rowsRead()),
+        (double) pm.filesScanned() / Math.max(1, bm.filesScanned()),
+        (double) pm.rowsRead() / Math.max(1, bm.rowsRead()),
         (double) pm.millis() / Math.max(1, bm.millis()));
   }
 

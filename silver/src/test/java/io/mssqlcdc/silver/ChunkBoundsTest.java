@@ -83,6 +83,7 @@ class ChunkBoundsTest {
     assertThat(SnapshotFacts.openKeys("{\"mode\": \"chunked\", \"keys\": [\"order_id\"]}")).containsExactly("order_id");
     assertThat(SnapshotFacts.openKeys("{\"mode\": \"chunked\"}")).isNull();
     assertThat(SnapshotFacts.openKeys(null)).isNull();
-    assertThatThrownBy(() -> SnapshotFacts.chunk("{\"chunk\": 1}", null)).hasMessageContaining("lacks its chunk or wave");
+    assertThatThrownBy(() -> SnapshotFacts.chunk("{\"chunk\": 1}", null))
+        .hasMessageContaining("lacks its chunk or wave");
   }
 }

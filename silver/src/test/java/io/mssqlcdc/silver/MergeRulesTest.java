@@ -26,7 +26,8 @@ class MergeRulesTest {
     assertThat(MergeRules.assignments(List.of("id", "Qty (kg)", "_start_lsn", "_commit_ts")))
         .containsExactly(
             java.util.Map.entry("`id`", "s.`id`"), java.util.Map.entry("`Qty (kg)`", "s.`Qty (kg)`"),
-            java.util.Map.entry("`_start_lsn`", "s.`_start_lsn`"), java.util.Map.entry("`_commit_ts`", "s.`_commit_ts`"));
+            java.util.Map.entry("`_start_lsn`", "s.`_start_lsn`"),
+            java.util.Map.entry("`_commit_ts`", "s.`_commit_ts`"));
   }
 
   @Test

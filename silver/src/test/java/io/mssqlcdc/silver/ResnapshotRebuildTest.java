@@ -28,7 +28,8 @@ class ResnapshotRebuildTest {
     LocalDateTime t = LocalDateTime.of(2026, 3, 1, 10, 0);
     for (int i = 1; i <= 4; i++) {
       int id = i;
-      f.db.commitAt(t.plusSeconds(10L * i), tx -> tx.insert("orders", row("order_id", id, "code", id, "status", "new")));
+      f.db.commitAt(t.plusSeconds(10L * i),
+          tx -> tx.insert("orders", row("order_id", id, "code", id, "status", "new")));
     }
     f.await(f.stream("dbo_orders").onDataLoss("resnapshot").toDelta());
     String silver = f.silver("silver");

@@ -66,8 +66,8 @@ class SnapshotWavesTest {
   }
 
   private static Object[] change(String lsn, int seq, int op, int id, String name) {
-    return new Object[] {"dbo_orders", lsn, lsn.substring(0, 18) + String.format("%04X", seq), op, seq, T.plusMinutes(5),
-        id, name, 7, null, null};
+    return new Object[] {"dbo_orders", lsn, lsn.substring(0, 18) + String.format("%04X", seq), op, seq,
+        T.plusMinutes(5), id, name, 7, null, null};
   }
 
   private void facts(String event, String lsn, String detail, String appId) {
@@ -134,7 +134,8 @@ class SnapshotWavesTest {
 
     // Without facts, chunk rows cannot be applied; under another spelling, the facts have no open row for it.
     assertThatThrownBy(() -> apply(tmp.resolve("other").toString()).factsTable(null).run())
-        .hasMessageContaining("MSSQL_CDC-786").hasMessageContaining("holds rows of a chunked snapshot: pass factsTable");
+        .hasMessageContaining("MSSQL_CDC-786")
+        .hasMessageContaining("holds rows of a chunked snapshot: pass factsTable");
     assertThatThrownBy(() -> apply(tmp.resolve("other").toString()).bronze(bronze + "/").run())
         .hasMessageContaining("MSSQL_CDC-787")
         .hasMessageContaining("has no 'snapshot_open' row for target = '" + bronze + "/'")
