@@ -22,7 +22,8 @@ def test_it_carries_every_published_runtime_module(entries):
                 "io/mssqlcdc/sink/DeltaSink.class",                   # sink
                 "io/mssqlcdc/sink/pipeline/CdcStream.class",
                 "io/mssqlcdc/finalization/Finalization.class",        # finalization
-                "io/mssqlcdc/silver/ApplyChanges.class"):             # silver
+                "io/mssqlcdc/silver/ApplyChanges.class",              # silver
+                "io/mssqlcdc/reconcile/Reconcile.class"):             # reconcile
         assert cls in entries
 
 
