@@ -8,6 +8,8 @@ import io.mssqlcdc.client.KeyRange;
 import io.mssqlcdc.client.TableQuery;
 import io.mssqlcdc.client.TableRef;
 import io.mssqlcdc.fake.FakeCdcDatabase;
+import io.mssqlcdc.finalization.Finalization;
+import io.mssqlcdc.finalization.TrackingAttachment;
 import io.mssqlcdc.lsn.Lsn;
 import io.mssqlcdc.sink.pipeline.CdcStream;
 import java.io.IOException;
@@ -41,6 +43,8 @@ import org.apache.spark.sql.streaming.StreamingQuery;
  *       the table is snapshotted into bronze once, then the changes stream in;
  *   <li>stops the query half-way through the writer's script and starts it again on the same
  *       checkpoint;
+ *   <li>follows the stream with {@code Finalization.tracking}: {@code finalized_until} (minute
+ *       granularity) moves as batches commit, and is printed after each run;
  *   <li>when the writer is done, prints the facts rows and checks bronze against the fake: every
  *       change row after the snapshot exactly once, and the latest image per key equals the table.
  * </ol>
@@ -59,6 +63,7 @@ public final class Demo {
     String bronze = work.resolve("lake/bronze_orders").toString();
     String facts = work.resolve("lake/cdc_facts").toString();
     String checkpoint = work.resolve("checkpoints/orders").toString();
+    String control = work.resolve("lake/table_finalization").toString();
 
     FakeCdcDatabase db = FakeCdcDatabase.create(work.resolve("source")).serverTimeZone("America/Sao_Paulo");
     db.createTable("dbo", "orders", "order_id int", "customer varchar(40)", "status varchar(20)",
@@ -90,6 +95,8 @@ public final class Demo {
           .target(bronze).appId("demo-orders").checkpoint(checkpoint).factsTable(facts)
           .bootstrap(true).onDataLoss("resnapshot")
           .trigger("processingTime=1 second");
+      TrackingAttachment tracking = Finalization.tracking(control, "minute");
+      stream.attach(tracking);
 
       System.out.println("\n== Run 1: bootstrap snapshot, then the live changes ==");
       StreamingQuery q = stream.toDelta();
@@ -97,6 +104,9 @@ public final class Demo {
       writer.halfway.await();
       q.processAllAvailable();
       q.stop();
+      tracking.joinAll(java.time.Duration.ofMinutes(2));
+      System.out.println("== finalized_until of " + bronze + ": " + Finalization.finalizedUntil(spark, control, bronze)
+          .map(Object::toString).orElse("(none yet)") + " UTC (every minute up to it is complete in bronze)");
       System.out.println("== Stopped half-way through the writer's script; restarting on the same checkpoint ==");
       q = stream.toDelta();
       writer.join();
@@ -105,6 +115,9 @@ public final class Demo {
       }
       q.processAllAvailable();
       q.stop();
+      tracking.joinAll(java.time.Duration.ofMinutes(2));
+      System.out.println("== finalized_until of " + bronze + " after the restart: " + Finalization.finalizedUntil(spark,
+          control, bronze).map(Object::toString).orElse("(none yet)") + " UTC");
 
       System.out.println("\n== Facts: one row per micro-batch, plus events ==");
       spark.read().format("delta").load(facts)

@@ -83,7 +83,8 @@ public final class FakeCdcClient implements CdcClient {
     return new FakeCdcClient(store, override);
   }
 
-  private Catalog catalog() {
+  /** The current catalog (reloaded when a writer published); package access for {@link FakeCatalogView}. */
+  Catalog catalog() {
     long version = store.currentVersion();
     if (version != catalog.version) {
       catalog = store.load();

@@ -36,6 +36,11 @@ public final class FakeContractHistory implements ContractHistory {
     return db;
   }
 
+  /** The fake database's directory (the SQL Server wire stand-in serves it). */
+  public Path path() {
+    return dir;
+  }
+
   @Override
   public String createTrackedTable(String table) {
     db.createTable("dbo", table, "id int", "name nvarchar(50)", "amount decimal(18,2)").key("id");

@@ -622,15 +622,18 @@ public final class SqlCdcClient implements CdcClient {
       return translate(what, e);
     }
     String table = CdcSql.changeTable(captureInstance);
+    String probe = probeGrant ? "the permission probe" : "the __$command_id probe";
     String[] r;
     try {
-      r = retry.run(probeGrant ? "permission probe" : "__$command_id probe", () -> row(probeGrant
+      r = retry.run(probe, () -> row(probeGrant
           ? SqlText.of(CdcSql.PERMISSION_PROBE, captureInstance, table)
           : SqlText.of(CdcSql.COMMAND_ID_PROBE, table)), this::reset);
     } catch (SQLException probeFailure) {
-      RuntimeException original = translate(what, e);
-      original.addSuppressed(translate(probeGrant ? "the permission probe" : "the __$command_id probe", probeFailure));
-      return original;
+      return keepingReadError(what, e, translate(probe, probeFailure));
+    } catch (io.mssqlcdc.errors.CdcSourceUnavailableException probeUnavailable) {
+      // every attempt of the probe failed transiently: the retries gave up on the probe, not on the read,
+      // whose own (non-transient) error is what the user must act on
+      return keepingReadError(what, e, probeUnavailable);
     }
     RuntimeException decided = probeGrant ? grantDecision(captureInstance, table, r) : commandIdDecision(captureInstance, r);
     if (decided == null) {
@@ -638,6 +641,13 @@ public final class SqlCdcClient implements CdcClient {
     }
     decided.addSuppressed(translate(what, e));
     return decided;
+  }
+
+  /** The read's own error, with the probe's failure suppressed in it. */
+  private RuntimeException keepingReadError(String what, SQLException readError, RuntimeException probeFailure) {
+    RuntimeException original = translate(what, readError);
+    original.addSuppressed(probeFailure);
+    return original;
   }
 
   private List<String[]> changeTableRows(String captureInstance, String what, SqlText q, int width) {

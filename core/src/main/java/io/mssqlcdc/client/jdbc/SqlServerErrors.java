@@ -37,17 +37,24 @@ public final class SqlServerErrors {
   /**
    * Transient error numbers: 1205 deadlock victim, 1222 lock request timeout (only raised when
    * {@code SET LOCK_TIMEOUT} is set), 596 session killed, 64/121/233/10053/10054/10060 transport
-   * resets, 6005 shutdown in progress, 4221 secondary not ready, and Azure SQL's throttling and
+   * resets, 6005 shutdown in progress, 4221 secondary not ready, 4060 cannot open the database at
+   * login (a database in recovery or failing over: mssql-jdbc itself retries the login once, and
+   * Azure SQL lists it among its transient errors; a misspelled database fails the same way, after
+   * the retries, with SQL Server's text naming the database), and Azure SQL's throttling and
    * failover errors 10928, 10929, 40143, 40197, 40501, 40540, 40613, 49918, 49919, 49920.
    */
   static final Set<Integer> TRANSIENT_NUMBERS = Set.of(
-      1205, 1222, 596, 64, 121, 233, 10053, 10054, 10060, 6005, 4221,
+      1205, 1222, 596, 64, 121, 233, 10053, 10054, 10060, 6005, 4221, 4060,
       10928, 10929, 40143, 40197, 40501, 40540, 40613, 49918, 49919, 49920);
 
   /** 229/230 object/column permission denied, 262 permission denied in database, 297/300 server permissions, 916 no access to the database. */
   static final Set<Integer> PERMISSION_NUMBERS = Set.of(229, 230, 262, 297, 300, 916);
 
-  /** SQLStates of connection loss ({@code 08xxx}), timeouts and serialization failure (the reference's list). */
+  /**
+   * SQLStates of connection loss ({@code 08xxx}), timeouts and serialization failure (the
+   * reference's list). mssql-jdbc's query timeout is a {@link java.sql.SQLTimeoutException}
+   * (SQLState HY008, which also means an explicit cancel): {@link #classify} takes it by type.
+   */
   static boolean transientState(String state) {
     if (state == null) {
       return false;
@@ -60,9 +67,17 @@ public final class SqlServerErrors {
 
   /** The kind of {@code e}: the first link of the chain that decides. */
   public static Kind classify(SQLException e) {
+    if (certificateRejected(e)) {
+      // mssql-jdbc reports a TLS certificate it does not trust as SQLState 08S01 (connection
+      // failure); retrying cannot fix it: fail at once with the driver's text (trustServerCertificate,
+      // hostNameInCertificate, trustStore)
+      return Kind.OTHER;
+    }
     Kind found = Kind.OTHER;
     for (SQLException x : chain(e)) {
-      Kind k = classifyOne(x.getErrorCode(), x.getSQLState());
+      // JDBC's own type for a timeout: mssql-jdbc reports queryTimeout expiring as
+      // SQLTimeoutException with SQLState HY008 (not the ODBC HYT00 the reference's drivers use)
+      Kind k = x instanceof java.sql.SQLTimeoutException ? Kind.TRANSIENT : classifyOne(x.getErrorCode(), x.getSQLState());
       if (k != Kind.OTHER) {
         found = k;
         break;
@@ -95,6 +110,30 @@ public final class SqlServerErrors {
       return Kind.TRANSIENT;
     }
     return Kind.OTHER;
+  }
+
+  /** Whether a certificate check failed somewhere in the cause chain of {@code e} (PKIX path, host name). */
+  static boolean certificateRejected(Throwable e) {
+    java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    java.util.ArrayDeque<Throwable> todo = new java.util.ArrayDeque<>();
+    todo.add(e);
+    while (!todo.isEmpty() && seen.size() < 50) {
+      Throwable t = todo.poll();
+      if (!seen.add(t)) {
+        continue;
+      }
+      if (t instanceof java.security.cert.CertificateException || t instanceof java.security.cert.CertPathBuilderException
+          || t instanceof java.security.cert.CertPathValidatorException) {
+        return true;
+      }
+      if (t.getCause() != null) {
+        todo.add(t.getCause());
+      }
+      if (t instanceof SQLException s && s.getNextException() != null) {
+        todo.add(s.getNextException());
+      }
+    }
+    return false;
   }
 
   public static boolean isTransient(SQLException e) {

@@ -157,6 +157,39 @@ class SqlCdcClientReadSideTest {
     }
   }
 
+  /**
+   * A probe whose every attempt fails transiently (the server flaps, or the probe is the deadlock
+   * victim each time) gives up on the probe, not on the read: the user still reads the read's own
+   * error (a missing grant, a missing __$command_id), not "SQL Server did not answer".
+   */
+  @Test
+  void aProbeThatFailsTransientlyOnEveryAttemptKeepsTheReadsOwnError() {
+    capturedOrderIdAndAmount();
+    jdbc.on("SELECT CONVERT(varchar(22), c.[__$start_lsn]", Result.fail(229, "S0005"));
+    jdbc.on(CdcSql.PERMISSION_PROBE, Result.fail(1205, "40001"));
+    try (SqlCdcClient c = client("UTC")) {
+      assertThatThrownBy(() -> c.changes(new ChangeQuery("dbo_orders", Lsn.parse(L1), Lsn.parse(L2), List.of("OrderId"), true, 10)))
+          .isInstanceOf(CdcPermissionException.class)
+          .hasMessageContaining("change rows of dbo_orders")
+          .hasMessageContaining("error 229")
+          .satisfies(e -> assertThat(e.getSuppressed()).singleElement()
+              .isInstanceOf(CdcSourceUnavailableException.class)
+              .satisfies(p -> assertThat(p.getMessage()).contains("the permission probe after 4 attempt(s)").contains("error 1205")));
+    }
+    assertThat(slept).as("the probe was retried with the standard backoff").containsExactly(
+        Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(4));
+    jdbc.rules.clear();
+    capturedOrderIdAndAmount();
+    jdbc.on("SELECT CONVERT(varchar(22), c.[__$start_lsn]", Result.fail(207, "S0001"));
+    jdbc.on(CdcSql.COMMAND_ID_PROBE, Result.fail(1205, "40001"));
+    try (SqlCdcClient c = client("UTC")) {
+      assertThatThrownBy(() -> c.changes(new ChangeQuery("dbo_orders", Lsn.parse(L1), Lsn.parse(L2), List.of("OrderId"), true, 10)))
+          .hasMessageContaining("error 207")
+          .satisfies(e -> assertThat(e.getSuppressed()).singleElement()
+              .satisfies(p -> assertThat(p.getMessage()).contains("the __$command_id probe after 4 attempt(s)")));
+    }
+  }
+
   @Test
   void error207SuggestsIncludeCommandIdOnlyWhereTheMissingColumnIsCommandId() {
     capturedOrderIdAndAmount();

@@ -19,6 +19,7 @@ class SqlServerErrorsTest {
       "0, 08S01, TRANSIENT",      // driver: connection closed
       "0, 08001, TRANSIENT",      // cannot connect
       "40613, S0001, TRANSIENT",  // Azure SQL database not currently available
+      "4060, S0001, TRANSIENT",   // cannot open database requested by the login (recovery, failover)
       "0, HYT00, TRANSIENT",
       "229, S0005, PERMISSION",   // SELECT permission denied on object
       "230, S0005, PERMISSION",
@@ -33,6 +34,25 @@ class SqlServerErrorsTest {
   })
   void classifiesByNumberAndState(int number, String state, Kind kind) {
     assertThat(SqlServerErrors.classify(new SQLException("any text", state, number))).isEqualTo(kind);
+  }
+
+  @Test
+  void aQueryTimeoutIsTransientByItsJdbcTypeNotByAnExplicitCancelsSqlState() {
+    // what mssql-jdbc throws when queryTimeout expires (seen through the SQL Server stand-in)
+    assertThat(SqlServerErrors.classify(new java.sql.SQLTimeoutException("The query has timed out.", "HY008", 0)))
+        .isEqualTo(Kind.TRANSIENT);
+    assertThat(SqlServerErrors.classify(new SQLException("The query was canceled.", "HY008", 0))).isEqualTo(Kind.OTHER);
+  }
+
+  @Test
+  void aServerCertificateTheDriverDoesNotTrustIsNotRetried() {
+    // mssql-jdbc: SQLServerException 08S01 caused by SSLHandshakeException caused by the PKIX failure
+    Exception pkix = new javax.net.ssl.SSLHandshakeException("PKIX path building failed");
+    pkix.initCause(new java.security.cert.CertPathBuilderException("unable to find valid certification path"));
+    assertThat(SqlServerErrors.classify(new SQLException("could not establish a secure connection", "08S01", 0, pkix)))
+        .isEqualTo(Kind.OTHER);
+    assertThat(SqlServerErrors.classify(new SQLException("reset during the handshake", "08S01", 0,
+        new javax.net.ssl.SSLHandshakeException("Remote host terminated the handshake")))).isEqualTo(Kind.TRANSIENT);
   }
 
   @Test

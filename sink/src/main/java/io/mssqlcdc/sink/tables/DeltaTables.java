@@ -115,9 +115,11 @@ public final class DeltaTables {
         b.execute();
         LOG.info("Created Delta table {} ({} columns)", ref, columns.size());
         return true;
-      } catch (RuntimeException e) {
+      } catch (Exception e) {
         // Another writer created it meanwhile, or is creating it (its log directory exists, its first
-        // commit not yet): adopt the winner's table once it is there.
+        // commit not yet): adopt the winner's table once it is there. Exception, not RuntimeException:
+        // Delta's DELTA_CREATE_TABLE_WITH_NON_EMPTY_LOCATION is an AnalysisException, a checked
+        // exception to Java (Scala throws it undeclared); rethrown as it came (precise rethrow).
         if (exists(spark, ref)) {
           LOG.info("Delta table {} was created by another writer meanwhile; using it ({})", ref, e.getMessage());
           return false;

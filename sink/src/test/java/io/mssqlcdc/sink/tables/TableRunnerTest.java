@@ -100,6 +100,49 @@ class TableRunnerTest {
     assertThat(DeltaTables.properties(spark, t)).containsEntry(TableRunner.SCHEMA_VERSION, "12");
   }
 
+  /**
+   * The loser of a first-writer race finds the winner's log directory there and its first commit
+   * not yet: Delta fails the CREATE with an AnalysisException (DELTA_TABLE_NOT_FOUND here;
+   * DELTA_CREATE_TABLE_WITH_NON_EMPTY_LOCATION in the race of the test above), which Java sees as
+   * a checked exception. The CREATE waits for the winner's table and adopts it instead of failing.
+   * The half-created state is made by hand, and the test waits for the refused CREATE through a
+   * QueryExecutionListener.
+   */
+  @Test
+  void aCreateThatFindsAnotherWritersTableHalfCreatedAdoptsIt() throws Exception {
+    Path dir = tmp.resolve("pending");
+    java.nio.file.Files.createDirectories(dir.resolve("_delta_log"));
+    Path stray = java.nio.file.Files.writeString(dir.resolve("_delta_log").resolve(".00000000000000000000.json.tmp"), "{}");
+    TableRef t = TableRef.of(dir.toString());
+    CountDownLatch refused = new CountDownLatch(1);
+    org.apache.spark.sql.util.QueryExecutionListener listener = new org.apache.spark.sql.util.QueryExecutionListener() {
+      @Override
+      public void onSuccess(String funcName, org.apache.spark.sql.execution.QueryExecution qe, long durationNs) {}
+
+      @Override
+      public void onFailure(String funcName, org.apache.spark.sql.execution.QueryExecution qe, Exception exception) {
+        String m = String.valueOf(exception.getMessage());
+        if (m.contains(dir.toString()) && (m.contains("DELTA_TABLE_NOT_FOUND") || m.contains("DELTA_CREATE_TABLE_WITH_NON_EMPTY_LOCATION"))) {
+          refused.countDown();
+        }
+      }
+    };
+    spark.listenerManager().register(listener);
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<Boolean> loser = pool.submit(() -> DeltaTables.create(spark, t, FactsTable.schema(), null, java.util.Map.of()));
+      assertThat(refused.await(60, java.util.concurrent.TimeUnit.SECONDS)).as("the first CREATE was refused").isTrue();
+      java.nio.file.Files.delete(stray); // the winner's CREATE lands (here: this thread's)
+      java.nio.file.Files.delete(dir.resolve("_delta_log"));
+      DeltaTables.create(spark, t, FactsTable.schema(), null, java.util.Map.of());
+      loser.get(); // returns (created or adopted) instead of failing
+    } finally {
+      spark.listenerManager().unregister(listener);
+      pool.shutdownNow();
+    }
+    assertThat(DeltaTables.schema(spark, t).catalogString()).isEqualTo(FactsTable.schema().catalogString());
+  }
+
   @Test
   void conflictsAreRecognisedByClassAndMessage() {
     assertThat(DeltaConflicts.isConflict(new RuntimeException("wrapped",
