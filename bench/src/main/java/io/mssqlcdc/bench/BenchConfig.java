@@ -18,7 +18,7 @@ import java.util.Set;
  * @param data where the generated fake databases and their Parquet copies are kept between runs
  * @param cases the cases to run, in suite order
  * @param reps measured repetitions per comparison (each runs every variant once, in rotating order); the
- *     slow cases (bronze, memory) run at most {@link #HEAVY_REPS}
+ *     slow case (bronze) runs at most {@link #HEAVY_REPS}; memory runs each transaction once
  * @param warmups unmeasured repetitions first
  * @param narrowRows rows of the 5-column table
  * @param wideRows rows of the 90-column table
@@ -29,11 +29,12 @@ import java.util.Set;
  * @param latencySeconds how long the latency case's workload runs, per variant
  * @param idleTriggers idle triggers counted after the workload
  * @param microRows rows of the per-row (fake share) case
+ * @param jdbcRows rows of the 5-column table the JDBC (stand-in) case reads
  */
 public record BenchConfig(
     Path out, Path data, List<String> cases, int reps, int warmups, int narrowRows, int wideRows,
     int bronzeNarrowRows, int bronzeWideRows, int bigTxRows, int smallTxRows, int latencySeconds, int idleTriggers,
-    int microRows) {
+    int microRows, int jdbcRows) {
 
   /** Repetitions of the slow cases at most. */
   public static final int HEAVY_REPS = 3;
@@ -49,13 +50,13 @@ public record BenchConfig(
 
   /** The defaults: the README command. */
   public static BenchConfig defaults(Path out, Path data) {
-    return new BenchConfig(out, data, ALL_CASES, 5, 1, 1_000_000, 100_000, 200_000, 20_000, 5_000_000, 500_000, 20, 5,
-        500_000);
+    return new BenchConfig(out, data, ALL_CASES, 3, 1, 200_000, 20_000, 20_000, 2_000, 5_000_000, 500_000, 10, 5,
+        200_000, 100_000);
   }
 
   /** The smoke test's: tiny sizes, one repetition, no warm-up. */
   public static BenchConfig tiny(Path out, Path data) {
-    return new BenchConfig(out, data, ALL_CASES, 1, 0, 3_000, 400, 3_000, 400, 20_000, 2_000, 4, 2, 3_000);
+    return new BenchConfig(out, data, ALL_CASES, 1, 0, 3_000, 400, 3_000, 400, 20_000, 2_000, 4, 2, 3_000, 2_000);
   }
 
   /** {@code defaults} with {@code key=value} arguments applied. */
@@ -101,11 +102,11 @@ public record BenchConfig(
         intArg(given, "bronzeWideRows", scaled(c.bronzeWideRows(), scale)),
         intArg(given, "bigTxRows", c.bigTxRows()), intArg(given, "smallTxRows", c.smallTxRows()),
         intArg(given, "latencySeconds", c.latencySeconds()), intArg(given, "idleTriggers", c.idleTriggers()),
-        intArg(given, "microRows", scaled(c.microRows(), scale)));
+        intArg(given, "microRows", scaled(c.microRows(), scale)), intArg(given, "jdbcRows", scaled(c.jdbcRows(), scale)));
   }
 
   private static final List<String> KEYS = List.of("out", "data", "profile", "scale", "cases", "reps", "warmups",
-      "narrowRows", "wideRows", "bronzeNarrowRows", "bronzeWideRows", "bigTxRows", "smallTxRows", "latencySeconds", "idleTriggers", "microRows");
+      "narrowRows", "wideRows", "bronzeNarrowRows", "bronzeWideRows", "bigTxRows", "smallTxRows", "latencySeconds", "idleTriggers", "microRows", "jdbcRows");
 
   private static int scaled(int n, double scale) {
     return (int) Math.max(1, Math.round(n * scale));
@@ -125,6 +126,6 @@ public record BenchConfig(
 
   public BenchConfig withCases(List<String> c) {
     return new BenchConfig(out, data, List.copyOf(c), reps, warmups, narrowRows, wideRows, bronzeNarrowRows,
-        bronzeWideRows, bigTxRows, smallTxRows, latencySeconds, idleTriggers, microRows);
+        bronzeWideRows, bigTxRows, smallTxRows, latencySeconds, idleTriggers, microRows, jdbcRows);
   }
 }

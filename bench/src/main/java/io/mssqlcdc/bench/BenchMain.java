@@ -2,6 +2,7 @@ package io.mssqlcdc.bench;
 
 import io.mssqlcdc.bench.cases.BronzeIngestCase;
 import io.mssqlcdc.bench.cases.FakeCostCase;
+import io.mssqlcdc.bench.cases.JdbcReadCase;
 import io.mssqlcdc.bench.cases.LatencyCase;
 import io.mssqlcdc.bench.cases.MemoryCase;
 import io.mssqlcdc.bench.cases.PendingCase;
@@ -26,7 +27,7 @@ public final class BenchMain {
   /** The cases, in suite order. */
   public static List<BenchCase> cases() {
     return List.of(new SourceReadCase(), new SnapshotReadCase(), new BronzeIngestCase(), PendingCase.silver(),
-        new LatencyCase(), new ScalingCase(), new MemoryCase(), new FakeCostCase(), PendingCase.jdbc());
+        new LatencyCase(), new ScalingCase(), new MemoryCase(), new FakeCostCase(), new JdbcReadCase());
   }
 
   public static void main(String[] args) {

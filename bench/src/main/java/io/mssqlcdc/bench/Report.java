@@ -104,6 +104,9 @@ public final class Report {
     c.put("smallTxRows", config.smallTxRows());
     c.put("latencySeconds", config.latencySeconds());
     c.put("microRows", config.microRows());
+    c.put("bronzeNarrowRows", config.bronzeNarrowRows());
+    c.put("bronzeWideRows", config.bronzeWideRows());
+    c.put("jdbcRows", config.jdbcRows());
     m.put("config", c);
     m.put("figures", figures);
     return m;

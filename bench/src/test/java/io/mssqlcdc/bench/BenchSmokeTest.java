@@ -64,8 +64,8 @@ class BenchSmokeTest {
     assertThat(text).contains("\"caseId\" : \"1 source\"", "\"status\" : \"pending\"");
     for (Figure f : byCase.values().stream().flatMap(List::stream).toList()) {
       if (f.status().equals(Figure.MEASURED) && f.baseline() != null) {
-        int reps = f.caseId().startsWith("3") || f.caseId().equals("6 memory") ? config.heavyReps()
-            : f.caseId().startsWith("5") ? 1 : config.reps();
+        int reps = f.caseId().startsWith("3") ? config.heavyReps()
+            : f.caseId().startsWith("5") || f.caseId().equals("6 memory") ? 1 : config.reps();
         assertThat(f.reps()).as(f.caseId() + " " + f.name()).isEqualTo(reps);
       }
     }
@@ -88,6 +88,17 @@ class BenchSmokeTest {
       long n = f.name().startsWith("narrow") ? config.narrowRows() : config.wideRows();
       assertThat(f.checks().get("rowsPerRun.mssql_cdc")).as("rows each timed run read").isEqualTo(List.of(n));
     }
+  }
+
+  @Test
+  void theJdbcPathThroughTheStandInReadsEveryRowAsParquetHoldsThem() {
+    Figure f = byCase.get("11.6 jdbc").get(0);
+    long n = config.jdbcRows();
+    Map<String, Object> read = map(f.checks().get("jdbc"));
+    assertThat(read).containsEntry("rows", n).containsEntry("idSum", ids(n));
+    assertThat(read).as("same values as the baseline").isEqualTo(f.checks().get("parquet"));
+    assertThat(f.checks().get("rowsPerRun.jdbc")).isEqualTo(List.of(n));
+    assertThat(f.checks().get("rowsPerRun.fake")).isEqualTo(List.of(n));
   }
 
   @Test

@@ -26,12 +26,6 @@ public final class PendingCase implements BenchCase {
             + " same pre-ranked rows (target >= 0.80)");
   }
 
-  /** Issue 11 item 6: the JDBC path needs the sqlserver-standin module. */
-  public static PendingCase jdbc() {
-    return new PendingCase("jdbc", "11.6 jdbc", "SqlCdcClient over the TDS stand-in vs the fake",
-        "pending: the sqlserver-standin module (TDS stand-in serving the fake to mssql-jdbc) is not in main yet");
-  }
-
   @Override
   public String name() {
     return name;
