@@ -1,0 +1,131 @@
+package io.mssqlcdc.bench;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What one run of the suite measures and where it keeps its data: {@code key=value} arguments,
+ * each with a default sized for a few minutes on 2 cores. Unknown keys are refused with the list
+ * of known ones.
+ *
+ * @param out where the JSON results go
+ * @param data where the generated fake databases and their Parquet copies are kept between runs
+ * @param cases the cases to run, in suite order
+ * @param reps measured repetitions per comparison (each runs every variant once, in rotating order); the
+ *     slow case (bronze) runs at most {@link #HEAVY_REPS}; memory runs each transaction once
+ * @param warmups unmeasured repetitions first
+ * @param narrowRows rows of the 5-column table
+ * @param wideRows rows of the 90-column table
+ * @param bronzeNarrowRows rows of the 5-column table the bronze case writes (Delta writes are slow: smaller)
+ * @param bronzeWideRows rows of the 90-column table the bronze case writes
+ * @param bigTxRows rows of the one big transaction (memory)
+ * @param smallTxRows rows of the memory case's baseline transaction
+ * @param latencySeconds how long the latency case's workload runs, per variant
+ * @param idleTriggers idle triggers counted after the workload
+ * @param microRows rows of the per-row (fake share) case
+ * @param jdbcRows rows of the 5-column table the JDBC (stand-in) case reads
+ */
+public record BenchConfig(
+    Path out, Path data, List<String> cases, int reps, int warmups, int narrowRows, int wideRows,
+    int bronzeNarrowRows, int bronzeWideRows, int bigTxRows, int smallTxRows, int latencySeconds, int idleTriggers,
+    int microRows, int jdbcRows) {
+
+  /** Repetitions of the slow cases at most. */
+  public static final int HEAVY_REPS = 3;
+
+  /** The repetitions of a slow case. */
+  public int heavyReps() {
+    return Math.min(reps, HEAVY_REPS);
+  }
+
+  /** Every case, in suite order (issue 13's numbering). */
+  public static final List<String> ALL_CASES =
+      List.of("source", "snapshot", "bronze", "silver", "latency", "scaling", "memory", "fake", "jdbc");
+
+  /** The defaults: the README command. */
+  public static BenchConfig defaults(Path out, Path data) {
+    return new BenchConfig(out, data, ALL_CASES, 3, 1, 200_000, 20_000, 20_000, 2_000, 5_000_000, 500_000, 10, 5,
+        200_000, 100_000);
+  }
+
+  /** The smoke test's: tiny sizes, one repetition, no warm-up. */
+  public static BenchConfig tiny(Path out, Path data) {
+    return new BenchConfig(out, data, ALL_CASES, 1, 0, 3_000, 400, 3_000, 400, 20_000, 2_000, 4, 2, 3_000, 2_000);
+  }
+
+  /** {@code defaults} with {@code key=value} arguments applied. */
+  public static BenchConfig parse(String[] args) {
+    Map<String, String> given = new LinkedHashMap<>();
+    for (String a : args) {
+      if (a.isBlank()) {
+        continue;
+      }
+      int eq = a.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("Argument '" + a + "' is not key=value; known keys: " + KEYS);
+      }
+      given.put(a.substring(0, eq).strip(), a.substring(eq + 1).strip());
+    }
+    for (String k : given.keySet()) {
+      if (!KEYS.contains(k)) {
+        throw new IllegalArgumentException("Unknown argument '" + k + "'; known keys: " + KEYS);
+      }
+    }
+    Path out = Path.of(given.getOrDefault("out", "target/bench"));
+    Path data = Path.of(given.getOrDefault("data", "target/bench-data"));
+    BenchConfig c = given.containsKey("profile") && given.get("profile").equals("tiny") ? tiny(out, data)
+        : defaults(out, data);
+    double scale = given.containsKey("scale") ? Double.parseDouble(given.get("scale")) : 1.0;
+    List<String> cases = c.cases();
+    if (given.containsKey("cases")) {
+      Set<String> wanted = new LinkedHashSet<>();
+      for (String s : given.get("cases").split(",")) {
+        String n = s.strip().toLowerCase(Locale.ROOT);
+        if (!ALL_CASES.contains(n)) {
+          throw new IllegalArgumentException("Unknown case '" + s + "'; cases: " + ALL_CASES);
+        }
+        wanted.add(n);
+      }
+      cases = new ArrayList<>(ALL_CASES);
+      cases.retainAll(wanted);
+    }
+    return new BenchConfig(out, data, List.copyOf(cases),
+        intArg(given, "reps", c.reps()), intArg(given, "warmups", c.warmups()),
+        intArg(given, "narrowRows", scaled(c.narrowRows(), scale)), intArg(given, "wideRows", scaled(c.wideRows(), scale)),
+        intArg(given, "bronzeNarrowRows", scaled(c.bronzeNarrowRows(), scale)),
+        intArg(given, "bronzeWideRows", scaled(c.bronzeWideRows(), scale)),
+        intArg(given, "bigTxRows", c.bigTxRows()), intArg(given, "smallTxRows", c.smallTxRows()),
+        intArg(given, "latencySeconds", c.latencySeconds()), intArg(given, "idleTriggers", c.idleTriggers()),
+        intArg(given, "microRows", scaled(c.microRows(), scale)), intArg(given, "jdbcRows", scaled(c.jdbcRows(), scale)));
+  }
+
+  private static final List<String> KEYS = List.of("out", "data", "profile", "scale", "cases", "reps", "warmups",
+      "narrowRows", "wideRows", "bronzeNarrowRows", "bronzeWideRows", "bigTxRows", "smallTxRows", "latencySeconds", "idleTriggers", "microRows", "jdbcRows");
+
+  private static int scaled(int n, double scale) {
+    return (int) Math.max(1, Math.round(n * scale));
+  }
+
+  private static int intArg(Map<String, String> given, String key, int otherwise) {
+    String v = given.get(key);
+    if (v == null) {
+      return otherwise;
+    }
+    try {
+      return Integer.parseInt(v.replace("_", ""));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("Argument " + key + "=" + v + " is not an integer");
+    }
+  }
+
+  public BenchConfig withCases(List<String> c) {
+    return new BenchConfig(out, data, List.copyOf(c), reps, warmups, narrowRows, wideRows, bronzeNarrowRows,
+        bronzeWideRows, bigTxRows, smallTxRows, latencySeconds, idleTriggers, microRows, jdbcRows);
+  }
+}

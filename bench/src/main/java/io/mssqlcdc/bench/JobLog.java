@@ -1,0 +1,70 @@
+package io.mssqlcdc.bench;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerJobEnd;
+import org.apache.spark.scheduler.SparkListenerJobStart;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The Spark jobs a run started, with where in the code each was started ({@code callSite.short})
+ * and how long it took: where a path's time goes (docs/PERFORMANCE.md names each path's
+ * bottleneck from these). One listener per session.
+ */
+public final class JobLog extends SparkListener {
+  /** One finished job. */
+  public record Job(int id, String callSite, long startMs, long endMs, int tasks) {
+    public long millis() {
+      return endMs - startMs;
+    }
+  }
+
+  private final Map<Integer, Job> started = new ConcurrentHashMap<>();
+  private final List<Job> finished = Collections.synchronizedList(new ArrayList<>());
+
+  /** Registers a log on {@code spark}. */
+  public static JobLog on(SparkSession spark) {
+    JobLog log = new JobLog();
+    spark.sparkContext().addSparkListener(log);
+    return log;
+  }
+
+  @Override
+  public void onJobStart(SparkListenerJobStart e) {
+    String site = e.properties() == null ? "?" : e.properties().getProperty("callSite.short", "?");
+    int tasks = 0;
+    for (var s : scala.jdk.javaapi.CollectionConverters.asJava(e.stageInfos())) {
+      tasks += s.numTasks();
+    }
+    started.put(e.jobId(), new Job(e.jobId(), site, e.time(), -1, tasks));
+  }
+
+  @Override
+  public void onJobEnd(SparkListenerJobEnd e) {
+    Job j = started.remove(e.jobId());
+    if (j != null) {
+      finished.add(new Job(j.id(), j.callSite(), j.startMs(), e.time(), j.tasks()));
+    }
+  }
+
+  /** Jobs that started at or after {@code fromMs} and ended by {@code toMs}. */
+  public List<Job> between(long fromMs, long toMs) {
+    synchronized (finished) {
+      return finished.stream().filter(j -> j.startMs() >= fromMs && j.endMs() <= toMs).toList();
+    }
+  }
+
+  /** Milliseconds per call site, summed, in first-seen order. */
+  public static Map<String, Long> byCallSite(List<Job> jobs) {
+    Map<String, Long> m = new LinkedHashMap<>();
+    for (Job j : jobs) {
+      m.merge(j.callSite(), j.millis(), Long::sum);
+    }
+    return m;
+  }
+}

@@ -1,0 +1,81 @@
+package io.mssqlcdc.bench;
+
+import java.nio.file.Path;
+import java.util.concurrent.TimeoutException;
+import org.apache.spark.api.java.function.VoidFunction2;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.StreamingQueryException;
+import org.apache.spark.sql.streaming.StreamingQueryProgress;
+import org.apache.spark.sql.streaming.Trigger;
+
+/** Runs a query to its end and times it. */
+public final class SparkRuns {
+  private SparkRuns() {}
+
+  /**
+   * A finished streaming query: {@code nanos}, the time of its micro-batches (the sum of their
+   * {@code triggerExecution} durations: the source's offsets and planning, the read, the sink,
+   * the offset and commit logs), without starting and stopping the query, which costs every
+   * source the same; {@code wallNanos} from {@code start()} to termination; the rows its batches
+   * read.
+   */
+  public record StreamRun(long nanos, long wallNanos, long rows, int batches, String queryId, long lastBatchId) {}
+
+  /** {@code df} (a streaming Dataset) into Spark's {@code noop} sink with Trigger.AvailableNow. */
+  public static StreamRun availableNowToNoop(Dataset<Row> df, Path checkpoint) {
+    long t0 = System.nanoTime();
+    StreamingQuery q;
+    try {
+      q = df.writeStream().format("noop").trigger(Trigger.AvailableNow())
+          .option("checkpointLocation", checkpoint.toString()).start();
+    } catch (TimeoutException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+    return await(q, t0);
+  }
+
+  /** {@code df} into {@code sink} ({@code foreachBatch}) with Trigger.AvailableNow. */
+  public static StreamRun availableNowForeach(Dataset<Row> df, Path checkpoint, VoidFunction2<Dataset<Row>, Long> sink) {
+    long t0 = System.nanoTime();
+    StreamingQuery q;
+    try {
+      q = df.writeStream().foreachBatch(sink).trigger(Trigger.AvailableNow())
+          .option("checkpointLocation", checkpoint.toString()).start();
+    } catch (TimeoutException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+    return await(q, t0);
+  }
+
+  private static StreamRun await(StreamingQuery q, long t0) {
+    try {
+      q.awaitTermination();
+    } catch (StreamingQueryException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+    long nanos = System.nanoTime() - t0;
+    long rows = 0;
+    int batches = 0;
+    long last = -1;
+    long batchMs = 0;
+    for (StreamingQueryProgress p : q.recentProgress()) {
+      if (p.numInputRows() > 0) {
+        rows += p.numInputRows();
+        batches++;
+      }
+      Long trigger = p.durationMs().get("triggerExecution");
+      batchMs += trigger == null ? 0 : trigger;
+      last = Math.max(last, p.batchId());
+    }
+    return new StreamRun(batchMs * 1_000_000L, nanos, rows, batches, q.id().toString(), last);
+  }
+
+  /** A batch Dataset into {@code noop}: every row read, nothing kept. */
+  public static long batchToNoop(Dataset<Row> df) {
+    long t0 = System.nanoTime();
+    df.write().format("noop").mode("overwrite").save();
+    return System.nanoTime() - t0;
+  }
+}

@@ -1,0 +1,164 @@
+package io.mssqlcdc.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Keeps the runner working: the whole suite at tiny sizes (one repetition, no timing asserted),
+ * checking what each case computed against what the fixtures hold (their ids are the row
+ * numbers 0..n-1, so n rows have ids summing to n(n-1)/2) and that the compared paths read the
+ * same rows (equal checksums).
+ */
+class BenchSmokeTest {
+  private static SparkSession spark;
+  private static BenchConfig config;
+  private static Map<String, List<Figure>> byCase;
+  private static Path json;
+
+  @BeforeAll
+  static void runTheSuite() throws Exception {
+    Path target = Path.of("target").toAbsolutePath();
+    Path out = Files.createDirectories(target.resolve("bench-smoke"));
+    // fixtures kept between runs of the test, like the runner's
+    config = BenchConfig.tiny(out, target.resolve("bench-smoke-data"));
+    spark = BenchSpark.session(out.resolve("warehouse"));
+    BenchMain.Result r = BenchMain.run(config, spark);
+    System.out.println(Report.table(r.figures()));
+    json = r.json();
+    byCase = r.figures().stream().collect(Collectors.groupingBy(Figure::caseId));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (spark != null) {
+      spark.stop();
+    }
+  }
+
+  private static long ids(long n) {
+    return n * (n - 1) / 2;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> map(Object o) {
+    return (Map<String, Object>) o;
+  }
+
+  @Test
+  void everyCaseRanAndTheJsonWasWritten() throws Exception {
+    assertThat(byCase.values().stream().flatMap(List::stream).filter(f -> f.status().equals("failed")).toList())
+        .as("failed cases").isEmpty();
+    assertThat(byCase).containsOnlyKeys("1 source", "2 snapshot", "3 bronze", "4 silver", "5 latency", "6 scaling",
+        "6 memory", "7 fake cost", "11.6 jdbc");
+    assertThat(byCase.get("4 silver")).singleElement().extracting(Figure::status).isEqualTo(Figure.PENDING);
+    String text = Files.readString(json);
+    assertThat(text).contains("\"caseId\" : \"1 source\"", "\"status\" : \"pending\"");
+    for (Figure f : byCase.values().stream().flatMap(List::stream).toList()) {
+      if (f.status().equals(Figure.MEASURED) && f.baseline() != null) {
+        int reps = f.caseId().startsWith("3") ? config.heavyReps()
+            : f.caseId().startsWith("5") || f.caseId().equals("6 memory") ? 1 : config.reps();
+        assertThat(f.reps()).as(f.caseId() + " " + f.name()).isEqualTo(reps);
+      }
+    }
+  }
+
+  @Test
+  void sourceAndSnapshotReadEveryRowAsTheirParquetBaselinesHoldThem() {
+    for (String c : List.of("1 source", "2 snapshot")) {
+      String reader = c.equals("1 source") ? "mssql_cdc" : "mssql_cdc_snapshot";
+      assertThat(byCase.get(c)).hasSize(2);
+      for (Figure f : byCase.get(c)) {
+        long n = f.name().startsWith("narrow") ? config.narrowRows() : config.wideRows();
+        Map<String, Object> read = map(f.checks().get(reader));
+        assertThat(read).as(c + " " + f.name()).containsEntry("rows", n).containsEntry("idSum", ids(n));
+        assertThat(read).as(c + " " + f.name() + ": same values as the baseline").isEqualTo(f.checks().get("parquet"));
+        assertThat(f.checks().get("fixtureRows")).isEqualTo(n);
+      }
+    }
+    for (Figure f : byCase.get("1 source")) {
+      long n = f.name().startsWith("narrow") ? config.narrowRows() : config.wideRows();
+      assertThat(f.checks().get("rowsPerRun.mssql_cdc")).as("rows each timed run read").isEqualTo(List.of(n));
+    }
+  }
+
+  @Test
+  void theJdbcPathThroughTheStandInReadsEveryRowAsParquetHoldsThem() {
+    Figure f = byCase.get("11.6 jdbc").get(0);
+    long n = config.jdbcRows();
+    Map<String, Object> read = map(f.checks().get("jdbc"));
+    assertThat(read).containsEntry("rows", n).containsEntry("idSum", ids(n));
+    assertThat(read).as("same values as the baseline").isEqualTo(f.checks().get("parquet"));
+    assertThat(f.checks().get("rowsPerRun.jdbc")).isEqualTo(List.of(n));
+    assertThat(f.checks().get("rowsPerRun.fake")).isEqualTo(List.of(n));
+  }
+
+  @Test
+  void bronzeHoldsEveryRunsRowsOnceAndOneFactsRowPerRun() {
+    List<Figure> bronze = byCase.get("3 bronze").stream().filter(f -> !f.checks().isEmpty()).toList();
+    assertThat(bronze).hasSize(2);
+    for (Figure f : bronze) {
+      long n = f.name().startsWith("narrow") ? config.bronzeNarrowRows() : config.bronzeWideRows();
+      long runs = config.heavyReps() + config.warmups();
+      Map<String, Object> source = map(f.checks().get("source"));
+      assertThat(source).containsEntry("rows", n).containsEntry("idSum", ids(n));
+      for (String table : List.of("bronze", "delta append", "foreachBatch append")) {
+        Map<String, Object> t = map(f.checks().get(table));
+        assertThat(t).as(table).containsEntry("rows", runs * n).containsEntry("idSum", runs * ids(n))
+            .containsEntry("hash", runs * (Long) source.get("hash"));
+      }
+      assertThat(map(f.checks().get("facts"))).containsEntry("rows", runs).containsEntry("rowsSum", runs * n)
+          .containsEntry("insertsSum", runs * n);
+    }
+  }
+
+  @Test
+  void latencyMeasuredEveryCommitAndAnIdleTriggerAsksMaxLsnOnce() {
+    Figure p50 = byCase.get("5 latency").get(0);
+    for (String v : List.of("DeltaSink", "foreachBatch append")) {
+      Map<String, Object> m = map(p50.checks().get(v));
+      long commits = (Long) m.get("commits");
+      assertThat(commits).as(v + ": the writer committed").isPositive();
+      assertThat(m.get("commitsMeasured")).as(v + ": a latency per commit").isEqualTo(commits);
+      // seed: 1,000 inserts; each commit: 50 updates, a before and an after image each
+      assertThat(m.get("bronzeRows")).as(v).isEqualTo(1_000 + 100 * commits);
+    }
+    assertThat(map(p50.checks().get("idleCalls"))).isEqualTo(Map.of("maxLsn", (long) config.idleTriggers()));
+    Figure idle = byCase.get("5 latency").get(2);
+    assertThat(idle.value()).isEqualTo(1.0);
+  }
+
+  @Test
+  void scalingAndMemoryReadEveryRow() {
+    for (Figure f : byCase.get("6 scaling")) {
+      assertThat(f.checks().get("rows")).as(f.name()).isEqualTo(List.of((long) config.narrowRows()));
+    }
+    Figure mem = byCase.get("6 memory").get(0);
+    assertThat(mem.checks()).containsEntry("tx-" + config.bigTxRows(), List.of((long) config.bigTxRows()))
+        .containsEntry("tx-" + config.smallTxRows(), List.of((long) config.smallTxRows()));
+  }
+
+  @Test
+  void theRowPathVariantsReadTheSameRowsInOrder() {
+    List<Figure> withChecks = byCase.get("7 fake cost").stream().filter(f -> !f.checks().isEmpty()).toList();
+    assertThat(withChecks).hasSize(2);
+    for (Figure f : withChecks) {
+      long rows = (Long) f.checks().get("rows");
+      long expected = 0; // rows in commit order: 31 * h + id + 2 (every row an insert)
+      for (long k = 0; k < rows; k++) {
+        expected = 31 * expected + k + 2;
+      }
+      for (String v : List.of("fake", "+ rows", "+ UnsafeRow")) {
+        assertThat(f.checks().get(v)).as(f.name() + " " + v).isEqualTo(List.of(expected));
+      }
+    }
+  }
+}
