@@ -56,6 +56,16 @@ class StatementCounterContractTest extends CdcClientContractTest {
     }
 
     @Override
+    public void createTable(String table, List<String> columns, List<String> key) {
+      history.createTable(table, columns, key);
+    }
+
+    @Override
+    public void insert(String table, List<List<Object>> rows) {
+      history.insert(table, rows);
+    }
+
+    @Override
     public CdcClient client() {
       return client;
     }
