@@ -3,78 +3,16 @@ package io.mssqlcdc.connector;
 import io.mssqlcdc.client.CdcClient;
 import io.mssqlcdc.client.contract.CdcClientContractTest;
 import io.mssqlcdc.client.contract.ContractHistory;
-import io.mssqlcdc.fake.FakeContractHistory;
-import io.mssqlcdc.lsn.Lsn;
-import java.util.List;
+import io.mssqlcdc.fake.FakeWritesHistory;
 
 /**
  * The {@link CdcClient} contract, on {@link FakeProbe}'s clients: the connector tests' one test
  * double behaves like the fake (and so like SQL Server) wherever it does not inject a fault.
  */
 class FakeProbeContractTest extends CdcClientContractTest {
+  /** The fake's contract history, read through a probe's clients. */
   @Override
   protected ContractHistory newHistory() {
-    return new Probed(new FakeContractHistory());
-  }
-
-  /** The fake's contract history, read through a probe's client. */
-  private static final class Probed implements ContractHistory {
-    private final FakeContractHistory history;
-    private final CdcClient client;
-
-    Probed(FakeContractHistory history) {
-      this.history = history;
-      this.client = FakeProbe.detached().wrap(history.client());
-    }
-
-    @Override
-    public String createTrackedTable(String table) {
-      return history.createTrackedTable(table);
-    }
-
-    @Override
-    public Lsn commit(String table, List<RowOp> ops) {
-      return history.commit(table, ops);
-    }
-
-    @Override
-    public Lsn commitAt(String table, List<RowOp> ops, java.time.LocalDateTime serverTime) {
-      return history.commitAt(table, ops, serverTime);
-    }
-
-    @Override
-    public CdcClient clientWithClock(String ianaZone) {
-      return FakeProbe.detached().wrap(history.clientWithClock(ianaZone));
-    }
-
-    @Override
-    public void addCaptureInstance(String table, String name, List<String> columns) {
-      history.addCaptureInstance(table, name, columns);
-    }
-
-    @Override
-    public void cleanup(String captureInstance, Lsn lowWatermark) {
-      history.cleanup(captureInstance, lowWatermark);
-    }
-
-    @Override
-    public void createTable(String table, List<String> columns, List<String> key) {
-      history.createTable(table, columns, key);
-    }
-
-    @Override
-    public void insert(String table, List<List<Object>> rows) {
-      history.insert(table, rows);
-    }
-
-    @Override
-    public CdcClient client() {
-      return client;
-    }
-
-    @Override
-    public void close() {
-      history.close();
-    }
+    return FakeWritesHistory.readThrough(c -> FakeProbe.detached().wrap(c));
   }
 }

@@ -1,10 +1,8 @@
 package io.mssqlcdc.standin;
 
 import io.mssqlcdc.client.CdcClient;
-import io.mssqlcdc.client.contract.ContractHistory;
 import io.mssqlcdc.fake.FakeContractHistory;
-import io.mssqlcdc.lsn.Lsn;
-import java.time.LocalDateTime;
+import io.mssqlcdc.fake.FakeWritesHistory;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,8 +11,7 @@ import java.util.List;
  * writes go to a fresh fake database, reads through {@code SqlCdcClient} → mssql-jdbc → TDS →
  * the stand-in → that database.
  */
-final class StandInContractHistory implements ContractHistory {
-  private final FakeContractHistory fake = new FakeContractHistory();
+final class StandInContractHistory extends FakeWritesHistory {
   private final SqlServerStandIn standIn;
   private final String urlProperties;
   private final CdcClient client;
@@ -31,22 +28,6 @@ final class StandInContractHistory implements ContractHistory {
     return standIn;
   }
 
-  @Override
-  public String createTrackedTable(String table) {
-    return fake.createTrackedTable(table);
-  }
-
-  @Override
-  public Lsn commit(String table, List<RowOp> ops) {
-    return fake.commit(table, ops);
-  }
-
-  /** The fake's {@code commitAt}: the commit's (and the idle entries') {@code tran_end_time} the stand-in then serves. */
-  @Override
-  public Lsn commitAt(String table, List<RowOp> ops, LocalDateTime serverTime) {
-    return fake.commitAt(table, ops, serverTime);
-  }
-
   /**
    * A client through the stand-in whose {@code sourceTimeZone} is the Windows name of {@code
    * ianaZone} ({@code America/New_York} is {@code Eastern Standard Time}), as a SQL Server with
@@ -60,26 +41,6 @@ final class StandInContractHistory implements ContractHistory {
     CdcClient c = StandInClients.open(standIn, urlProperties, "sourceTimeZone", windows);
     others.add(c);
     return c;
-  }
-
-  @Override
-  public void addCaptureInstance(String table, String name, List<String> columns) {
-    fake.addCaptureInstance(table, name, columns);
-  }
-
-  @Override
-  public void cleanup(String captureInstance, Lsn lowWatermark) {
-    fake.cleanup(captureInstance, lowWatermark);
-  }
-
-  @Override
-  public void createTable(String table, List<String> columns, List<String> key) {
-    fake.createTable(table, columns, key);
-  }
-
-  @Override
-  public void insert(String table, List<List<Object>> rows) {
-    fake.insert(table, rows);
   }
 
   @Override
