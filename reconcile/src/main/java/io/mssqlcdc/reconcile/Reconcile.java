@@ -43,9 +43,6 @@ import org.apache.spark.sql.SparkSession;
 public final class Reconcile {
   private Reconcile() {}
 
-  /** A builder argument, for the documentation (docs/OPTIONS.md is generated from {@link #ARGUMENTS}). */
-  public record Argument(String name, String type, String defaultText, String doc) {}
-
   /** The default {@code bucketRows}, the reference's. */
   public static final long DEFAULT_BUCKET_ROWS = 1_000_000;
   /** The default {@code sample}, the reference's. */
@@ -54,36 +51,36 @@ public final class Reconcile {
   /** Reader options reconcile sets itself on its tier 2 reads: not to be given. */
   static final Set<String> OWN_READ_OPTIONS = Set.of("snapshotchunks", "snapshotkeys", "snapshotlsn", "readid");
 
-  /** Every argument of {@link Builder}, in documentation order. */
-  public static final List<Argument> ARGUMENTS = List.of(
-      new Argument("option / options", "string → string", "required",
+  /** Every argument of {@link Builder}, in documentation order (docs/OPTIONS.md is generated from it). */
+  public static final List<io.mssqlcdc.sink.pipeline.CdcStream.Argument> ARGUMENTS = List.of(
+      new io.mssqlcdc.sink.pipeline.CdcStream.Argument("option / options", "string → string", "required",
           "The stream's reader options (`format(\"mssql_cdc\")`, with `captureInstance` and the connection): the"
               + " source table is counted and read through them. Validated as the snapshot reader validates them;"
               + " `snapshotChunks`, `snapshotKeys`, `snapshotLsn` and `readId` are reconcile's own."),
-      new Argument("silver", "string", "required",
+      new io.mssqlcdc.sink.pipeline.CdcStream.Argument("silver", "string", "required",
           "The silver table (name or path) `ApplyChanges` writes, named as its `target` was: its row of the control"
               + " table is found by that spelling. Never written."),
-      new Argument("bronze", "string", "required",
+      new io.mssqlcdc.sink.pipeline.CdcStream.Argument("bronze", "string", "required",
           "The bronze table the stream writes, named exactly as the stream's `target`: keys it changed after"
               + " silver's position make their buckets IN_FLIGHT; its chunk rows are checked. Never written."),
-      new Argument("controlTable", "string", "required",
+      new io.mssqlcdc.sink.pipeline.CdcStream.Argument("controlTable", "string", "required",
           "The control table silver's position (`applied_lsn`) is read from, before silver's version is pinned."),
-      new Argument("keys", "list of strings", "the capture instance's unique index",
+      new io.mssqlcdc.sink.pipeline.CdcStream.Argument("keys", "list of strings", "the capture instance's unique index",
           "The columns silver is keyed by (matched ignoring case). One integer (`tinyint` to `bigint`) or `date`"
               + " column: buckets by key; anything else: one whole-table count and key ranges."),
-      new Argument("factsTable", "string", "none",
+      new io.mssqlcdc.sink.pipeline.CdcStream.Argument("factsTable", "string", "none",
           "The stream's facts table: with it, the newest chunked snapshot of bronze is checked (CHUNK_TILING,"
               + " CHUNK_ROWS, CHUNK_STAMP). Without it, no chunk checks."),
-      new Argument("reportTable", "string", "none",
+      new io.mssqlcdc.sink.pipeline.CdcStream.Argument("reportTable", "string", "none",
           "The report table (name or path, kind `reconcile`, docs/TABLES.md): created on first use; each run"
               + " appends its rows. Without it the rows are only in the result's `report()`."),
-      new Argument("bucketRows", "long", "`1000000`",
+      new io.mssqlcdc.sink.pipeline.CdcStream.Argument("bucketRows", "long", "`1000000`",
           "About how many rows a tier 1 bucket holds (at least 1); with other keys, the size of the key ranges"
               + " tier 2 reads."),
-      new Argument("sample", "double", "`0.01`",
+      new io.mssqlcdc.sink.pipeline.CdcStream.Argument("sample", "double", "`0.01`",
           "The fraction (0 to 1) of MATCH buckets also compared row by row; at least one when it is above 0 and"
               + " a bucket matches. MISMATCH buckets are always compared."),
-      new Argument("seed", "long", "random",
+      new io.mssqlcdc.sink.pipeline.CdcStream.Argument("seed", "long", "random",
           "Seeds the choice of sampled buckets: the same seed on the same buckets samples the same ones."));
 
   /** A builder of one run. */

@@ -11,11 +11,7 @@ public final class ReconcileDoc {
 
   /** The Reconcile arguments table. */
   public static String arguments() {
-    StringBuilder sb = new StringBuilder("| Builder method | Type | Default | Meaning |\n|---|---|---|---|\n");
-    for (Reconcile.Argument a : Reconcile.ARGUMENTS) {
-      sb.append("| `").append(a.name()).append("` | ").append(a.type()).append(" | ").append(a.defaultText())
-          .append(" | ").append(a.doc().replace("|", "\\|").replace("\n", " ")).append(" |\n");
-    }
-    return sb.toString();
+    return io.mssqlcdc.sink.TablesDoc.arguments(Reconcile.ARGUMENTS);
   }
+
 }

@@ -45,33 +45,30 @@ import org.apache.spark.sql.SparkSession;
 public final class ApplyChanges {
   private ApplyChanges() {}
 
-  /** A builder argument, for the documentation (docs/OPTIONS.md is generated from {@link #ARGUMENTS}). */
-  public record Argument(String name, String type, String defaultText, String doc) {}
-
-  /** Every argument of {@link Builder}, in documentation order. */
-  public static final List<Argument> ARGUMENTS = List.of(
-      new Argument("bronze", "string", "required",
+  /** Every argument of {@link Builder}, in documentation order (docs/OPTIONS.md is generated from it). */
+  public static final List<io.mssqlcdc.sink.pipeline.CdcStream.Argument> ARGUMENTS = List.of(
+      new io.mssqlcdc.sink.pipeline.CdcStream.Argument("bronze", "string", "required",
           "The bronze table the stream writes, named exactly as the stream's `target` (name or path): its facts"
               + " rows and its verdict in the control table are found by that spelling."),
-      new Argument("target", "string", "required",
+      new io.mssqlcdc.sink.pipeline.CdcStream.Argument("target", "string", "required",
           "The silver table (name or path); created on the first call. One call per silver table at a time."),
-      new Argument("captureInstance", "string", "the options' `captureInstance`",
+      new io.mssqlcdc.sink.pipeline.CdcStream.Argument("captureInstance", "string", "the options' `captureInstance`",
           "The stream's capture instance. Bronze rows of other capture instances of the same table (after a"
               + " switch) are applied too when `options` are given; rows of any other instance fail the call."),
-      new Argument("keys", "list of strings", "the capture instance's unique index",
+      new io.mssqlcdc.sink.pipeline.CdcStream.Argument("keys", "list of strings", "the capture instance's unique index",
           "The columns that identify a row (matched null-safe: a unique index admits one NULL key). Without"
               + " them, the unique index CDC uses is read through `options`."),
-      new Argument("controlTable", "string", "required",
+      new io.mssqlcdc.sink.pipeline.CdcStream.Argument("controlTable", "string", "required",
           "The control table (name or path) the stream's tracking writes bronze's verdict to; silver's position"
               + " (`applied_lsn`, `snapshot_lsn`, `open_snapshot_lsn`, `snapshot_wave`) and verdict are kept there"
               + " under `target`. Created when missing."),
-      new Argument("factsTable", "string", "none",
+      new io.mssqlcdc.sink.pipeline.CdcStream.Argument("factsTable", "string", "none",
           "The stream's facts table: its `bootstrap`/`resnapshot` rows name the snapshots to rebuild from (an"
               + " emptied table's re-snapshot is there alone). Without it, silver's verdict is never advanced."),
-      new Argument("option / options", "string → string", "none",
+      new io.mssqlcdc.sink.pipeline.CdcStream.Argument("option / options", "string → string", "none",
           "The stream's reader options (`format(\"mssql_cdc\")`): read the default keys and the table's other"
               + " capture instances from SQL Server. Validated as the stream validates them."),
-      new Argument("granularity", "`minute`, `hour` or `day`", "`hour`",
+      new io.mssqlcdc.sink.pipeline.CdcStream.Argument("granularity", "`minute`, `hour` or `day`", "`hour`",
           "The period silver's `finalized_until` is counted in; checked before anything is read or written."));
 
   /** A builder of one call. */

@@ -21,13 +21,9 @@ public final class SilverDoc {
 
   /** The ApplyChanges arguments table. */
   public static String arguments() {
-    StringBuilder sb = new StringBuilder("| Builder method | Type | Default | Meaning |\n|---|---|---|---|\n");
-    for (ApplyChanges.Argument a : ApplyChanges.ARGUMENTS) {
-      sb.append("| `").append(a.name()).append("` | ").append(a.type()).append(" | ").append(a.defaultText())
-          .append(" | ").append(escape(a.doc())).append(" |\n");
-    }
-    return sb.toString();
+    return io.mssqlcdc.sink.TablesDoc.arguments(ApplyChanges.ARGUMENTS);
   }
+
 
   private static String escape(String s) {
     return s.replace("|", "\\|").replace("\n", " ");

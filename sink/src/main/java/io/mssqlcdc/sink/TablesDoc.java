@@ -80,7 +80,8 @@ public final class TablesDoc {
         "seed-arguments", arguments(io.mssqlcdc.sink.pipeline.Seed.ARGUMENTS));
   }
 
-  private static String arguments(java.util.List<CdcStream.Argument> arguments) {
+  /** A builder's arguments as the docs' table (pipeline, backfill, seed, silver, reconcile). */
+  public static String arguments(java.util.List<CdcStream.Argument> arguments) {
     StringBuilder sb = new StringBuilder("| Builder method | Type | Default | Meaning |\n|---|---|---|---|\n");
     for (CdcStream.Argument a : arguments) {
       sb.append("| `").append(a.name()).append("` | ").append(a.type()).append(" | ").append(a.defaultText())
