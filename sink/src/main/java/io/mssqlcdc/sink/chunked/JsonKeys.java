@@ -59,10 +59,10 @@ public final class JsonKeys {
       return PyJson.NODES.numberNode(b);
     }
     if (v instanceof BigDecimal d) {
-      return PyJson.NODES.numberNode(d);
+      return PyJson.NODES.textNode(d.toPlainString());   // as the reference's _json_key: exact text, not a float
     }
     if (v instanceof Boolean b) {
-      return PyJson.NODES.numberNode(b ? 1 : 0);
+      return PyJson.NODES.booleanNode(b);
     }
     if (v instanceof Float || v instanceof Double) {
       return PyJson.NODES.numberNode(((Number) v).doubleValue());
@@ -71,15 +71,33 @@ public final class JsonKeys {
       return PyJson.NODES.textNode(d.toString());
     }
     if (v instanceof LocalDateTime t) {
-      return PyJson.NODES.textNode(DATETIME.format(t));
+      return PyJson.NODES.textNode(trimmed(DATETIME.format(t)));
     }
     if (v instanceof OffsetDateTime t) {
-      return PyJson.NODES.textNode(OFFSET.format(t));
+      String text = OFFSET.format(t);
+      return PyJson.NODES.textNode(trimmed(text.substring(0, text.length() - 6)) + text.substring(text.length() - 6));
     }
     if (v instanceof byte[] b) {
       return PyJson.NODES.textNode("0x" + HexFormat.of().withUpperCase().formatHex(b));
     }
     return PyJson.NODES.textNode(v.toString());
+  }
+
+  /**
+   * A 7-digit fraction cut to milliseconds when it is whole milliseconds (what {@code CAST(... AS
+   * datetime)} accepts: a {@code datetime} key's values always are), else to microseconds when whole
+   * ones, else kept (reference-behaviour §12.9 {@code _text}: ms for datetime, µs otherwise).
+   */
+  private static String trimmed(String text) {
+    int dot = text.lastIndexOf('.');
+    String frac = text.substring(dot + 1);
+    if (frac.endsWith("0000")) {
+      return text.substring(0, dot + 4);
+    }
+    if (frac.endsWith("0")) {
+      return text.substring(0, dot + 7);
+    }
+    return text;
   }
 
   /**

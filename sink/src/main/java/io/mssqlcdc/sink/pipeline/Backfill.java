@@ -106,6 +106,8 @@ public final class Backfill {
   private Double targetWaveSeconds;
   /** Test hook: called with each step's name ("read", "appended", "facts"); a throw simulates a crash there. */
   private java.util.function.Consumer<String> step = s -> {};
+  /** The snapshot's plan, once the call has read it (the commit thread rebuilds replayed waves from it). */
+  private volatile List<PlannedChunk> plan;
 
   Backfill(SparkSession spark, Map<String, String> readerOptions, CdcReaderOptions reader, TableRef target,
       TableRef facts, AppIds ids) {
@@ -210,6 +212,7 @@ public final class Backfill {
             + " Take a new snapshot.");
       }
       List<PlannedChunk> plan = ChunkedSnapshots.plan(spark, facts, target.text(), ids, open, rowsPerChunk, client, ci);
+      this.plan = plan;
       int next = done.isEmpty() ? 0 : done.lastKey() + 1;
       int wave = done.values().stream().mapToInt(DoneChunk::wave).max().orElse(-1) + 1;
       int k = Math.max(1, reader.numPartitions().orElse(spark.sparkContext().defaultParallelism()));
@@ -261,14 +264,21 @@ public final class Backfill {
           }
           List<PlannedChunk> take = new ArrayList<>(plan.subList(next, Math.min(plan.size(), next + rounds * k)));
           boolean last = next + take.size() == plan.size();
-          if (last && !open.isInt()) {
+          if (last && !open.isInt() && isNull(take.get(take.size() - 1).hi())) {
             take.set(take.size() - 1, reseekLastEnd(take.get(take.size() - 1), open, key, client));
           }
           ReadWave read = read(open, wave, l, take, plan.size() - 1, k, iso, client);
           pace = read.seconds() / Math.max(1, (take.size() + k - 1) / k);
           if (pending != null) {
-            int settled = afterCommitted(settle(pending), next);
-            pending = null;
+            int settled;
+            try {
+              settled = afterCommitted(settle(pending), next);
+            } catch (RuntimeException | Error e) {
+              read.release();
+              throw e;
+            } finally {
+              pending = null;
+            }
             if (settled != next) {
               // The previous wave's commit was an earlier attempt's with other chunks: this read is not the next one.
               LOG.info("{}: wave {} of an earlier attempt holds other chunks; the wave read ahead is released",
@@ -360,6 +370,10 @@ public final class Backfill {
   /** What a wave wrote of one chunk. */
   record ChunkResult(int chunk, JsonNode lo, JsonNode hi, boolean last, long rows, Lsn high, Double readSeconds,
       Double readMb) {}
+
+  private static boolean isNull(JsonNode n) {
+    return n == null || n.isNull() || n.isMissingNode();
+  }
 
   /** A wave read and cached, not yet committed. */
   private record ReadWave(int wave, Lsn stamp, List<PlannedChunk> take, Dataset<Row> rows, List<ChunkResult> results,
@@ -467,7 +481,9 @@ public final class Backfill {
         committed = WaveTags.commitAfter(spark, target, before, tag).map(t -> new Tag(w.stamp(), w.results()))
             .orElseGet(() -> earlier(open, wave, w.take()));
       } else {
-        committed = WaveTags.earlier(spark, target, tagKey, wave).orElse(new Tag(w.stamp(), w.results()));
+        committed = WaveTags.earlier(spark, target, tagKey, open.s(), wave)
+            .or(() -> WaveTags.fromBronze(spark, target, open.s(), plan, w.take().get(0).index()))
+            .orElse(new Tag(w.stamp(), w.results()));
       }
       step.accept("appended");
       long durationMs = (System.nanoTime() - w.t0()) / 1_000_000;
@@ -524,8 +540,8 @@ public final class Backfill {
 
   /** Delta skipped the append: an earlier attempt committed the wave. */
   private Tag earlier(ChunkedOpen open, int wave, List<PlannedChunk> take) {
-    return WaveTags.earlier(spark, target, ids.snapKey(open.s()), wave)
-        .or(() -> WaveTags.fromBronze(spark, target, open.s(), take))
+    return WaveTags.earlier(spark, target, ids.snapKey(open.s()), open.s(), wave)
+        .or(() -> WaveTags.fromBronze(spark, target, open.s(), plan, take.get(0).index()))
         .orElseThrow(() -> new IllegalStateException("Delta skipped wave " + wave + " of " + ids.snapKey(open.s())
             + " as written already, but neither " + target + "'s history nor its rows hold it"));
   }

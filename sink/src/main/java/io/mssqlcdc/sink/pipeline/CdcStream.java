@@ -235,8 +235,8 @@ public final class CdcStream {
 
     /**
      * A full snapshot of the table into {@code target} (reference-behaviour §12.5): unless
-     * {@code resnapshot}, the newest whole snapshot the target holds is returned and nothing is
-     * read. With a facts table, the "full" mode lock applies (needs {@code appId}). No facts event.
+     * {@code resnapshot}, the newest whole snapshot the target holds (else the stamp S of a
+     * chunked one) is returned and nothing is read. With a facts table, the "full" mode lock applies (needs {@code appId}). No facts event.
      */
     public CdcOffset snapshot(String target, boolean resnapshot) {
       CdcReaderOptions reader = CdcReaderOptions.parse(options, CdcReaderOptions.Reader.STREAM);
@@ -250,9 +250,15 @@ public final class CdcStream {
           ModeLock.check(spark, TableRef.of(facts), t.text(), new AppIds(appId), ModeLock.FULL, client, ci);
         }
         if (!resnapshot) {
-          Optional<TakenSnapshot> last = Snapshots.last(spark, t, Snapshots.instancesLower(client, ci), false);
+          java.util.Set<String> instances = Snapshots.instancesLower(client, ci);
+          Optional<TakenSnapshot> last = Snapshots.last(spark, t, instances, false);
           if (last.isPresent()) {
             return CdcOffset.of(last.get().lsn(), last.get().commitTs(), null);
+          }
+          // else the S of a chunked snapshot in bronze (§12.5): the stream continues from there
+          Optional<TakenSnapshot> chunked = Snapshots.last(spark, t, instances, true);
+          if (chunked.isPresent()) {
+            return CdcOffset.of(chunked.get().lsn(), client.commitTime(chunked.get().lsn()).orElse(null), null);
           }
         }
         TakenSnapshot s = Snapshots.take(spark, withoutStreamStart(options), t, ci, client);

@@ -107,9 +107,10 @@ final class Recovery {
     Instant lostTo = client.commitTime(loss.get().low()).or(() -> client.commitTimeAtOrBefore(loss.get().low()))
         .orElse(null);
     String sinkId = ids.sinkId(g);
+    final int openAt = g;   // past opens whose own changes are purged too
     if (chunked || reusedOpen.isPresent()) {
       io.mssqlcdc.sink.chunked.ChunkedOpen o = reusedOpen.orElseGet(() -> io.mssqlcdc.sink.chunked.ChunkedSnapshots
-          .open(spark, facts, target.text(), ids, n + 1, SnapshotEvents.RESNAPSHOT, lostFrom, lostTo, client,
+          .open(spark, facts, target.text(), ids, openAt, SnapshotEvents.RESNAPSHOT, lostFrom, lostTo, client,
               captureInstance));
       GenerationState next = GenerationState.opened(o.generation(), o.s(),
           o.commitTs() == null ? "" : Times.millis(o.commitTs()), Instant.now());

@@ -145,7 +145,17 @@ public final class Seed {
       for (String c : copy.columns()) {
         copyColumns.putIfAbsent(c.toLowerCase(Locale.ROOT), c);
       }
+      // Computed columns read NULL in every CDC row (a snapshot's and a seed's too), whatever the copy holds.
+      java.util.Set<String> computed = new java.util.HashSet<>();
+      for (io.mssqlcdc.client.CaptureInstance inst : client.captureInstances(ci)) {
+        for (io.mssqlcdc.client.CapturedColumn c : client.capturedColumns(inst.name())) {
+          if (c.computed()) {
+            computed.add(c.name().toLowerCase(Locale.ROOT));
+          }
+        }
+      }
       List<String> missing = captured.stream().map(StructField::name)
+          .filter(n -> !computed.contains(n.toLowerCase(Locale.ROOT)))
           .filter(n -> !copyColumns.containsKey(n.toLowerCase(Locale.ROOT))).toList();
       if (!missing.isEmpty() && !allowMissingColumns) {
         throw SinkErrors.seedMissingColumns(missing, ci);
@@ -193,7 +203,8 @@ public final class Seed {
           case CdcColumns.OPERATION -> lit(0);
           case CdcColumns.COMMIT_TS -> commitTs == null ? lit(null) : lit(LocalDateTime.ofInstant(commitTs, ZoneOffset.UTC));
           case CdcColumns.SEQVAL, CdcColumns.COMMAND_ID, CdcColumns.CHUNK -> lit(null);
-          default -> copyColumns.containsKey(f.name().toLowerCase(Locale.ROOT))
+          default -> !computed.contains(f.name().toLowerCase(Locale.ROOT))
+              && copyColumns.containsKey(f.name().toLowerCase(Locale.ROOT))
               ? copy.col(quote(copyColumns.get(f.name().toLowerCase(Locale.ROOT)))) : lit(null);
         };
         cols.add(c.cast(f.dataType()).as(f.name()));

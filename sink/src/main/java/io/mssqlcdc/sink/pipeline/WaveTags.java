@@ -39,44 +39,57 @@ final class WaveTags {
     return r.isEmpty() ? Optional.empty() : Optional.of(r.get(0).getLong(0));
   }
 
-  /** The tag of an earlier attempt's commit of {@code wave} under {@code key}, from the table's history. */
-  static Optional<Tag> earlier(SparkSession spark, TableRef target, String key, int wave) {
+  /**
+   * The tag of an earlier attempt's commit of {@code wave} under {@code key} (snapshot {@code s}),
+   * from the table's history. A tag with chunks whose {@code rows} is null (an attempt that appended
+   * while reading, ADR 0032) keeps its chunk list and stamp; those chunks are recounted from bronze.
+   */
+  static Optional<Tag> earlier(SparkSession spark, TableRef target, String key, Lsn s, int wave) {
     if (!DeltaTables.exists(spark, target)) {
       return Optional.empty();
     }
     List<Row> rows = DeltaTables.table(spark, target).history()
-        .where(col("userMetadata").contains("\"backfill\": \"" + key + "\"")).select("userMetadata").collectAsList();
+        .where(col("userMetadata").contains("\"backfill\": " + PyJson.write(PyJson.NODES.textNode(key))))
+        .select("userMetadata").collectAsList();
     for (Row r : rows) {
       JsonNode t = PyJson.parse(r.getString(0));
       if (!key.equals(t.path("backfill").asText()) || t.path("wave").asInt(-1) != wave) {
         continue;
       }
+      Lsn stamp = Lsn.parse(t.path("lsn").asText());
+      List<Integer> uncounted = new ArrayList<>();
+      for (JsonNode c : t.path("chunks")) {
+        if (!c.hasNonNull("rows")) {
+          uncounted.add(c.path("chunk").asInt());
+        }
+      }
+      Map<Integer, Long> recounted = uncounted.isEmpty() ? Map.of() : held(spark, target, s,
+          col(CdcColumns.CHUNK).isin(uncounted.toArray())).rows();
       List<ChunkResult> chunks = new ArrayList<>();
       for (JsonNode c : t.path("chunks")) {
-        chunks.add(new ChunkResult(c.path("chunk").asInt(), c.get("lo"), c.get("hi"), c.path("last").asBoolean(false),
-            c.path("rows").asLong(0), c.hasNonNull("high_lsn") ? Lsn.parse(c.get("high_lsn").asText())
-                : Lsn.parse(t.path("lsn").asText()),
+        int i = c.path("chunk").asInt();
+        chunks.add(new ChunkResult(i, c.get("lo"), c.get("hi"), c.path("last").asBoolean(false),
+            c.hasNonNull("rows") ? c.get("rows").asLong() : recounted.getOrDefault(i, 0L),
+            c.hasNonNull("high_lsn") ? Lsn.parse(c.get("high_lsn").asText()) : stamp,
             c.hasNonNull("read_seconds") ? c.get("read_seconds").asDouble() : null,
             c.hasNonNull("read_mb") ? c.get("read_mb").asDouble() : null));
       }
-      return Optional.of(new Tag(Lsn.parse(t.path("lsn").asText()), chunks));
+      return Optional.of(new Tag(stamp, chunks));
     }
     return Optional.empty();
   }
 
-  /** The wave rebuilt from its rows in bronze: counts and the smallest stamp per chunk; bounds from the plan. */
-  static Optional<Tag> fromBronze(SparkSession spark, TableRef target, Lsn s, List<PlannedChunk> take) {
+  /** Snapshot rows of {@code s} in bronze matching {@code where}: rows per chunk and the smallest stamp. */
+  private record Held(Map<Integer, Long> rows, Lsn stamp) {}
+
+  private static Held held(SparkSession spark, TableRef target, Lsn s, org.apache.spark.sql.Column where) {
     if (!DeltaTables.exists(spark, target)
         || !Arrays.asList(DeltaTables.read(spark, target).columns()).contains(CdcColumns.CHUNK)) {
-      return Optional.empty();
+      return new Held(Map.of(), null);
     }
-    Object[] indexes = take.stream().map(PlannedChunk::index).toArray();
     List<Row> held = DeltaTables.read(spark, target)
-        .where(col(CdcColumns.SNAPSHOT).equalTo(s.hex()).and(col(CdcColumns.CHUNK).isin(indexes)))
+        .where(col(CdcColumns.OPERATION).equalTo(0).and(col(CdcColumns.SNAPSHOT).equalTo(s.hex())).and(where))
         .groupBy(col(CdcColumns.CHUNK)).agg(count(lit(1)), min(col(CdcColumns.START_LSN))).collectAsList();
-    if (held.isEmpty()) {
-      return Optional.empty();
-    }
     Map<Integer, Long> rows = new HashMap<>();
     Lsn stamp = null;
     for (Row r : held) {
@@ -84,11 +97,29 @@ final class WaveTags {
       Lsn l = Lsn.parse(r.getString(2));
       stamp = stamp == null || l.isBefore(stamp) ? l : stamp;
     }
-    List<ChunkResult> chunks = new ArrayList<>();
-    for (PlannedChunk c : take) {
-      chunks.add(new ChunkResult(c.index(), c.lo(), c.hi(), false, rows.getOrDefault(c.index(), 0L), stamp, null,
-          null));
+    return new Held(rows, stamp);
+  }
+
+  /**
+   * The wave rebuilt from its rows in bronze (its tag no longer in the history): the chunks from
+   * {@code first} up to the highest one bronze holds, whatever the rerun planned to take (an earlier
+   * attempt's wave may have been wider or narrower); bounds from the plan, the stamp the smallest
+   * {@code _start_lsn}. Only the unrecorded wave can hold chunks at or above {@code first}: waves
+   * commit one after the other, each after the previous one's facts.
+   */
+  static Optional<Tag> fromBronze(SparkSession spark, TableRef target, Lsn s, List<PlannedChunk> plan, int first) {
+    Held h = held(spark, target, s, col(CdcColumns.CHUNK).geq(first));
+    if (h.rows().isEmpty()) {
+      return Optional.empty();
     }
-    return Optional.of(new Tag(stamp, chunks));
+    int top = h.rows().keySet().stream().mapToInt(Integer::intValue).max().getAsInt();
+    List<ChunkResult> chunks = new ArrayList<>();
+    for (PlannedChunk c : plan) {
+      if (c.index() >= first && c.index() <= top) {
+        chunks.add(new ChunkResult(c.index(), c.lo(), c.hi(), c.index() == plan.size() - 1,
+            h.rows().getOrDefault(c.index(), 0L), h.stamp(), null, null));
+      }
+    }
+    return Optional.of(new Tag(h.stamp(), chunks));
   }
 }

@@ -257,4 +257,28 @@ class ChunkedBackfillTest {
     assertThat(rebuilt).isEqualTo(table()).doesNotContainKey("5");
     assertThat(rebuilt.get("6")).containsExactly("gone-through");
   }
+
+  @Test
+  void aRerunNarrowerThanTheCrashedWaveRecordsTheChunksTheEarlierCommitHolds() throws Exception {
+    builder().bootstrap(true).toDelta().awaitTermination();
+    assertThatThrownBy(() -> builder().backfill().chunkRows(40).targetWaveSeconds(0).onStep(st -> {
+      if (st.equals("appended")) {
+        throw new IllegalStateException("simulated crash after appended");
+      }
+    }).run()).hasMessageContaining("simulated crash after appended");
+    // One partition: the rerun's wave 0 takes one chunk, Delta skips it (the crashed attempt committed two),
+    // the facts record the two the commit holds, and the wave read ahead (chunk 1 again) is released.
+    BackfillStatus st = builder().option("numPartitions", "1").backfill().chunkRows(40).targetWaveSeconds(0).run();
+    assertThat(st.state()).isEqualTo("done");
+    builder().toDelta().awaitTermination();
+    Dataset<Row> snap = spark.read().format("delta").load(bronze).where("_operation = 0");
+    assertThat(snap.select("order_id").distinct().count()).isEqualTo(snap.count()).isEqualTo(240);
+    List<Integer> chunks = facts().where("event = 'snapshot_chunk'").collectAsList().stream()
+        .map(r -> PyJson.parse(r.getAs("detail")).path("chunk").asInt()).sorted().toList();
+    assertThat(chunks).isEqualTo(java.util.stream.IntStream.range(0, (int) st.chunksTotal()).boxed().toList());
+    List<Row> wave0 = facts().where("event = 'snapshot_chunk'").collectAsList().stream()
+        .filter(r -> PyJson.parse(r.getAs("detail")).path("wave").asInt() == 0).toList();
+    assertThat(wave0).hasSize(2);
+    assertThat(BronzeImages.latest(spark, bronze, "order_id", List.of("status"))).isEqualTo(table());
+  }
 }
