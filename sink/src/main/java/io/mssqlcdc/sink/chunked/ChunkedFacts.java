@@ -126,8 +126,12 @@ public final class ChunkedFacts {
     return Optional.ofNullable(found);
   }
 
-  /** A chunk already in: its wave, stamp, rows and whether it was the plan's last. */
-  public record DoneChunk(int chunk, int wave, boolean last, Long rows, Lsn stamp, Lsn high, Double readSeconds) {}
+  /**
+   * A chunk already in: its wave, stamp, rows, whether it was the plan's last, and its facts row's
+   * {@code duration_ms} (its wave's read and commit).
+   */
+  public record DoneChunk(int chunk, int wave, boolean last, Long rows, Lsn stamp, Lsn high, Double readSeconds,
+      Long durationMs) {}
 
   /** The {@code snapshot_chunk} rows of snapshot {@code s}, by chunk (a chunk written twice: the later row). */
   public TreeMap<Integer, DoneChunk> chunks(Lsn s) {
@@ -143,7 +147,8 @@ public final class ChunkedFacts {
       int c = d.path("chunk").asInt();
       out.put(c, new DoneChunk(c, d.path("wave").asInt(), d.path("last").asBoolean(false),
           r.isNullAt(2) ? null : r.getLong(2), r.isNullAt(3) ? null : Lsn.parse(r.getString(3)),
-          r.isNullAt(4) ? null : Lsn.parse(r.getString(4)), r.isNullAt(10) ? null : r.getDouble(10)));
+          r.isNullAt(4) ? null : Lsn.parse(r.getString(4)), r.isNullAt(10) ? null : r.getDouble(10),
+          r.isNullAt(11) ? null : r.getLong(11)));
     }
     return out;
   }

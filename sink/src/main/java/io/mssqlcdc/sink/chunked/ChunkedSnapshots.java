@@ -245,12 +245,20 @@ public final class ChunkedSnapshots {
         .set(RETENTION_WATERMARK_TS, lostTo)
         .set(EVENT, event).set(LOST_FROM_TS, lostFrom).set(LOST_TO_TS, lostTo)
         .set(DETAIL, detail).set(TARGET, target);
-    if (commitTs != null && lostTo != null) {
-      double hours = java.time.Duration.between(lostTo, commitTs).toMillis() / 3_600_000.0;
-      r.set(RETENTION_HEADROOM_HOURS,
-          java.math.BigDecimal.valueOf(hours).setScale(2, java.math.RoundingMode.HALF_EVEN).doubleValue());
-    }
+    r.set(RETENTION_HEADROOM_HOURS, headroomHours(lostTo, commitTs));
     return r;
+  }
+
+  /**
+   * A snapshot event's retention headroom: hours from the end of the purged gap ({@code lostTo})
+   * to the snapshot's commit time, to 0.01 h; {@code null} without a gap.
+   */
+  public static Double headroomHours(Instant lostTo, Instant commitTs) {
+    if (commitTs == null || lostTo == null) {
+      return null;
+    }
+    double hours = java.time.Duration.between(lostTo, commitTs).toMillis() / 3_600_000.0;
+    return java.math.BigDecimal.valueOf(hours).setScale(2, java.math.RoundingMode.HALF_EVEN).doubleValue();
   }
 
   static JsonNode time(Instant t) {

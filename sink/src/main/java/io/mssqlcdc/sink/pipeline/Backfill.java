@@ -191,7 +191,8 @@ public final class Backfill {
     String iso = isolation != null ? isolation : reader.isolationLevel() == Isolation.SNAPSHOT ? "snapshot"
         : "readCommitted";
     long started = System.nanoTime();
-    try (CdcClient client = CdcClients.open(reader)) {
+    // Planning, stamps and the re-sought last end run under the backfill's isolation too, not only the wave reads.
+    try (CdcClient client = CdcClients.open(reader.with(CdcReaderOptions.ISOLATION_LEVEL, iso))) {
       ModeLock.check(spark, facts, target.text(), ids, ModeLock.CHUNKED, client, ci);
       ChunkedFacts f = ChunkedFacts.read(spark, facts, target.text(), ids);
       Optional<ChunkedOpen> newest = f.newestOpen();
@@ -211,13 +212,19 @@ public final class Backfill {
             + open.keys() + " as when the snapshot at " + open.s() + " opened: its chunks no longer tile the table."
             + " Take a new snapshot.");
       }
+      int next = done.isEmpty() ? 0 : done.lastKey() + 1;
+      // The throttle comes before planning: a stream short of headroom is not loaded with the planning reads.
+      Optional<BackfillStatus> early = throttle(open, next, done.size());
+      if (early.isPresent()) {
+        return early.get();
+      }
       List<PlannedChunk> plan = ChunkedSnapshots.plan(spark, facts, target.text(), ids, open, rowsPerChunk, client, ci);
       this.plan = plan;
-      int next = done.isEmpty() ? 0 : done.lastKey() + 1;
       int wave = done.values().stream().mapToInt(DoneChunk::wave).max().orElse(-1) + 1;
       int k = Math.max(1, reader.numPartitions().orElse(spark.sparkContext().defaultParallelism()));
       double waveSeconds = targetWaveSeconds == null ? 300 : targetWaveSeconds;
-      Double pace = null; // seconds per round of k chunks, from the last wave
+      Double pace = lastWavePace(done, k); // seconds per round of k chunks, from the last wave
+      boolean throttleChecked = true;
       int waves = 0;
       // Read-ahead (ADR 0028 amendment 3): wave w+1 is stamped and read while a background thread
       // appends wave w and writes its facts; at most one read while one commits, commits in order.
@@ -240,7 +247,9 @@ public final class Backfill {
           double elapsed = (System.nanoTime() - started) / 1e9;
           String stop = maxWaves != null && waves >= maxWaves ? "stopped after maxWaves=" + maxWaves + " wave(s)"
               : maxSeconds != null && elapsed >= maxSeconds ? "stopped after maxSeconds=" + maxSeconds : null;
-          Optional<BackfillStatus> throttled = stop == null ? throttle(open, next, plan.size()) : Optional.empty();
+          Optional<BackfillStatus> throttled = stop == null && !throttleChecked ? throttle(open, next, plan.size())
+              : Optional.empty();
+          throttleChecked = false;
           if (stop != null || throttled.isPresent()) {
             if (pending != null) {
               next = afterCommitted(settle(pending), next);
@@ -316,6 +325,20 @@ public final class Backfill {
 
   private BackfillStatus status(ChunkedOpen open, int done, int total, String state, String reason) {
     return new BackfillStatus(open.s().hex(), done, total, false, true, state, reason);
+  }
+
+  /**
+   * The pace a call's first wave is sized by: the last wave's facts {@code duration_ms} (its read
+   * and commit) per round of {@code k} chunks; {@code null} (one round) before any wave.
+   */
+  static Double lastWavePace(TreeMap<Integer, DoneChunk> done, int k) {
+    if (done.isEmpty()) {
+      return null;
+    }
+    int last = done.values().stream().mapToInt(DoneChunk::wave).max().getAsInt();
+    List<DoneChunk> chunks = done.values().stream().filter(c -> c.wave() == last).toList();
+    Long ms = chunks.get(0).durationMs();
+    return ms == null ? null : ms / 1000.0 / Math.max(1, (chunks.size() + k - 1) / k);
   }
 
   /** The stream's retention headroom check before a wave. */
@@ -596,6 +619,7 @@ public final class Backfill {
         .set(DURATION_MS, open.writtenAt() == null ? null
             : Duration.between(open.writtenAt(), LocalDateTime.now(ZoneOffset.UTC)).toMillis())
         .set(RETENTION_WATERMARK_TS, open.lostTo())
+        .set(RETENTION_HEADROOM_HOURS, ChunkedSnapshots.headroomHours(open.lostTo(), open.commitTs()))
         .set(EVENT, open.kind()).set(LOST_FROM_TS, open.lostFrom()).set(LOST_TO_TS, open.lostTo())
         .set(DETAIL, PyJson.write(d)).set(TARGET, target.text());
     FactsWriter.write(spark, facts, List.of(r), ids.eventsKey(), open.generation());

@@ -3,7 +3,6 @@ package io.mssqlcdc.sink.pipeline;
 import static io.mssqlcdc.sink.facts.FactsColumn.*;
 
 import io.mssqlcdc.sink.facts.FactsRow;
-import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -32,11 +31,7 @@ final class SnapshotEvents {
         .set(RETENTION_WATERMARK_TS, lostTo)
         .set(EVENT, event).set(LOST_FROM_TS, lostFrom).set(LOST_TO_TS, lostTo)
         .set(DETAIL, detail).set(TARGET, target);
-    if (s.commitTs() != null && lostTo != null) {
-      double hours = Duration.between(lostTo, s.commitTs()).toMillis() / 3_600_000.0;
-      r.set(RETENTION_HEADROOM_HOURS,
-          java.math.BigDecimal.valueOf(hours).setScale(2, java.math.RoundingMode.HALF_EVEN).doubleValue());
-    }
+    r.set(RETENTION_HEADROOM_HOURS, io.mssqlcdc.sink.chunked.ChunkedSnapshots.headroomHours(lostTo, s.commitTs()));
     return r;
   }
 

@@ -166,6 +166,7 @@ class ChunkedBackfillTest {
     BackfillStatus waiting = builder().backfill().chunkRows(40).minHeadroomHours(1).run();
     assertThat(waiting.state()).isEqualTo("waiting_metrics");
     assertThat(waiting.paused()).isTrue();
+    assertThat(facts().where("event = 'snapshot_plan'").count()).as("no planning reads while throttled").isZero();
     db.cleanup("dbo_orders", db.client().maxLsn().orElseThrow());
     // The next commits two hours after the retention watermark: a headroom of 2 h that does not depend
     // on how fast this machine ran the steps before (rounded to 0.01 h, a fast run would show 0).
@@ -250,6 +251,8 @@ class ChunkedBackfillTest {
     assertThat((String) done.getAs("app_id")).isEqualTo("orders.g1");
     assertThat((String) done.getAs("max_lsn")).isEqualTo(s1);
     assertThat((Object) done.getAs("lost_from_ts")).isNotNull();
+    // The completion row carries the gap's headroom like a full re-snapshot's row (to 0.01 h).
+    assertThat((Double) done.getAs("retention_headroom_hours")).isNotNull().isGreaterThanOrEqualTo(0.0);
     // Bronze from the re-snapshot on is the table: the row deleted during the gap is gone.
     List<Row> fromSnapshot = spark.read().format("delta").load(bronze).where("_snapshot = '" + s1
         + "' OR (_operation <> 0 AND _start_lsn > '" + s1 + "')").collectAsList();

@@ -165,4 +165,16 @@ class SeedTest {
     assertThatThrownBy(() -> builder().seed(copy(true)).run()).hasMessageContaining("asOf");
     assertThat(DeltaTables.exists(spark, TableRef.of(bronze))).isFalse();
   }
+
+  @Test
+  void aSeedIsRefusedWhileTheStreamHasASnapshotOpen() throws Exception {
+    builder().snapshot("chunked").bootstrap(true).toDelta().awaitTermination();
+    Lsn l = db.client().maxLsn().orElseThrow();
+    // A seed would put a second copy of the table beside the chunked one being read (either mode blocks it).
+    assertThatThrownBy(() -> builder().seed(copy(true)).asOfLsn(l.hex()).run())
+        .hasMessageContaining("MSSQL_CDC-704")
+        .hasMessageContaining("has a chunked snapshot open at")
+        .hasMessageContaining("run backfill() until it is done");
+    assertThat(facts().where("event = 'bootstrap'").count()).as("the seed completed nothing").isZero();
+  }
 }
