@@ -130,3 +130,55 @@ def pipeline_run(spark, tmp_path_factory):
     q2.awaitTermination()
     return {**paths, "db": db, "seeded": seeded, "changes": changes, "builder": builder,
             "queries": (q, q2), "current": {1: "paid", 3: "new", 4: "new"}}
+
+
+@pytest.fixture(scope="session")
+def silver_run(spark, tmp_path_factory):
+    """The whole pipeline from Python, with silver: a scripted history on the fake (3 rows, then an insert,
+    an update and a delete at known times), ``CdcStream`` with ``Finalization.tracking`` into bronze, facts
+    and the control table, ``ApplyChanges`` into silver after each of the two stream runs (and once more).
+    Shared by the silver and reconcile tests (session scope: built once; nobody writes its tables)."""
+    import datetime as dt
+    from decimal import Decimal
+
+    from mssql_cdc import ApplyChanges, CdcStream, Finalization
+    from mssql_cdc.testing import FakeDatabase
+
+    root = tmp_path_factory.mktemp("silver")
+    db = FakeDatabase.create(spark, str(root / "source"))       # server clock UTC
+    db.createTable("dbo", "orders", "order_id int", "status varchar(20)", "amount decimal(18,2)").key("order_id")
+    db.enableCdc("dbo", "orders")
+    db.commitAt(dt.datetime(2026, 3, 1, 9, 0), lambda tx: [
+        tx.insert("dbo.orders", {"order_id": i, "status": "new", "amount": f"{i}.00"}) for i in (1, 2, 3)])
+    p = {k: str(root / k) for k in ("bronze", "facts", "checkpoint", "control", "silver")}
+
+    def stream():
+        tracking = Finalization.tracking(spark, p["control"], "hour")
+        q = (CdcStream.builder(spark)
+             .option("backend", "fake").option("fakePath", db.path).option("captureInstance", "dbo_orders")
+             .option("maxCommitsPerBatch", 1)
+             .target(p["bronze"]).appId("orders").checkpoint(p["checkpoint"]).factsTable(p["facts"])
+             .bootstrap(True).trigger("availableNow").attach(tracking).toDelta())
+        q.awaitTermination()
+        assert tracking.joinAll(300)
+
+    def apply():
+        return (ApplyChanges.builder(spark)
+                .bronze(p["bronze"]).target(p["silver"]).captureInstance("dbo_orders").keys(["order_id"])
+                .controlTable(p["control"]).factsTable(p["facts"]).granularity("hour")
+                .run())
+
+    stream()
+    first = apply()
+    changes = [
+        db.commitAt(dt.datetime(2026, 3, 1, 10, 5),
+                    lambda tx: tx.insert("dbo.orders", {"order_id": 4, "status": "new", "amount": "4.00"})),
+        db.commitAt(dt.datetime(2026, 3, 1, 10, 40),
+                    lambda tx: tx.update("dbo.orders", {"order_id": 1, "status": "paid", "amount": "1.50"})),
+        db.commitAt(dt.datetime(2026, 3, 1, 11, 20), lambda tx: tx.delete("dbo.orders", [2])),
+    ]
+    stream()
+    second = apply()
+    rerun = apply()
+    return {**p, "db": db, "changes": changes, "first": first, "second": second, "rerun": rerun,
+            "current": {1: ("paid", Decimal("1.50")), 3: ("new", Decimal("3.00")), 4: ("new", Decimal("4.00"))}}

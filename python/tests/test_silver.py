@@ -1,59 +1,15 @@
 """The whole pipeline from Python: stream → bronze (+ facts) → silver → finalization, on the fake.
 ``mssql_cdc.CdcStream`` with ``Finalization.tracking`` writes bronze and bronze's verdict,
 ``mssql_cdc.ApplyChanges`` keeps silver; silver must equal the fake's table (read by the snapshot source
-and as the script left it), and silver's verdict must be bronze's."""
+and as the script left it), and silver's verdict must be bronze's. The run is conftest's ``silver_run``."""
 
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal
 
 import pytest
 
-from mssql_cdc import ApplyChanges, CdcError, CdcStream, Finalization
-from mssql_cdc.testing import FakeDatabase
-
-
-@pytest.fixture(scope="module")
-def silver_run(spark, tmp_path_factory):
-    root = tmp_path_factory.mktemp("silver")
-    db = FakeDatabase.create(spark, str(root / "source"))       # server clock UTC
-    db.createTable("dbo", "orders", "order_id int", "status varchar(20)", "amount decimal(18,2)").key("order_id")
-    db.enableCdc("dbo", "orders")
-    db.commitAt(dt.datetime(2026, 3, 1, 9, 0), lambda tx: [
-        tx.insert("dbo.orders", {"order_id": i, "status": "new", "amount": f"{i}.00"}) for i in (1, 2, 3)])
-    p = {k: str(root / k) for k in ("bronze", "facts", "checkpoint", "control", "silver")}
-
-    def stream():
-        tracking = Finalization.tracking(spark, p["control"], "hour")
-        q = (CdcStream.builder(spark)
-             .option("backend", "fake").option("fakePath", db.path).option("captureInstance", "dbo_orders")
-             .option("maxCommitsPerBatch", 1)
-             .target(p["bronze"]).appId("orders").checkpoint(p["checkpoint"]).factsTable(p["facts"])
-             .bootstrap(True).trigger("availableNow").attach(tracking).toDelta())
-        q.awaitTermination()
-        assert tracking.joinAll(300)
-
-    def apply():
-        return (ApplyChanges.builder(spark)
-                .bronze(p["bronze"]).target(p["silver"]).captureInstance("dbo_orders").keys(["order_id"])
-                .controlTable(p["control"]).factsTable(p["facts"]).granularity("hour")
-                .run())
-
-    stream()
-    first = apply()
-    changes = [
-        db.commitAt(dt.datetime(2026, 3, 1, 10, 5),
-                    lambda tx: tx.insert("dbo.orders", {"order_id": 4, "status": "new", "amount": "4.00"})),
-        db.commitAt(dt.datetime(2026, 3, 1, 10, 40),
-                    lambda tx: tx.update("dbo.orders", {"order_id": 1, "status": "paid", "amount": "1.50"})),
-        db.commitAt(dt.datetime(2026, 3, 1, 11, 20), lambda tx: tx.delete("dbo.orders", [2])),
-    ]
-    stream()
-    second = apply()
-    rerun = apply()
-    return {**p, "db": db, "changes": changes, "first": first, "second": second, "rerun": rerun,
-            "current": {1: ("paid", Decimal("1.50")), 3: ("new", Decimal("3.00")), 4: ("new", Decimal("4.00"))}}
+from mssql_cdc import ApplyChanges, CdcError, Finalization
 
 
 def _rows(df):

@@ -25,6 +25,14 @@ Silver, the current state, after the stream's batches (docs/SILVER.md)::
     r = (ApplyChanges.builder(spark).bronze("bronze.orders").target("silver.orders")
          .captureInstance("dbo_orders").keys(["order_id"])
          .controlTable("ops.table_finalization").factsTable("ops.cdc_facts").run())
+
+Reconcile, the proof that silver equals the source table (docs/RECONCILE.md)::
+
+    from mssql_cdc import Reconcile
+    r = (Reconcile.builder(spark).option("connectionString", url).option("captureInstance", "dbo_orders")
+         .silver("silver.orders").bronze("bronze.orders").controlTable("ops.table_finalization")
+         .factsTable("ops.cdc_facts").reportTable("ops.reconcile_report").run())
+    r.clean(), r.mismatch(), r.failures()
 """
 
 # Kept in step with the Maven version (X.Y.Z-SNAPSHOT is X.Y.Z.dev0): tests/test_version.py checks it.
@@ -32,8 +40,10 @@ __version__ = "0.1.0.dev0"
 
 from mssql_cdc.errors import CdcError
 from mssql_cdc.finalization import Finalization, FinalizationTracker, TrackingAttachment
+from mssql_cdc.reconcile import Reconcile, ReconcileBuilder, ReconcileResult
 from mssql_cdc.silver import ApplyChanges, ApplyChangesBuilder, ApplyResult
 from mssql_cdc.stream import CdcStream, CdcStreamBuilder, CdcStreams
 
 __all__ = ["ApplyChanges", "ApplyChangesBuilder", "ApplyResult", "CdcError", "CdcStream", "CdcStreamBuilder",
-           "CdcStreams", "Finalization", "FinalizationTracker", "TrackingAttachment", "__version__"]
+           "CdcStreams", "Finalization", "FinalizationTracker", "Reconcile", "ReconcileBuilder", "ReconcileResult",
+           "TrackingAttachment", "__version__"]

@@ -32,7 +32,8 @@ import org.apache.spark.sql.SparkSession;
  * {@code factsTable}, a chunked snapshot's chunks are checked to tile the table. Each run appends
  * its rows to {@code reportTable} and returns a {@link ReconcileResult}, which it also logs.
  *
- * <p>From PySpark, through the gateway (plain strings, lists, numbers; no overloads):
+ * <p>From PySpark: {@code mssql_cdc.Reconcile} (python/, docs/PYSPARK.md), a wrapper of this builder. Without
+ * the package, through the gateway (plain strings, lists, numbers; no overloads):
  * <pre>{@code
  * r = (spark._jvm.io.mssqlcdc.reconcile.Reconcile.builder(spark._jsparkSession)
  *      .options(opts).silver("silver.orders").bronze("bronze.orders")
