@@ -15,8 +15,13 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Observation;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SaveMode;
 
 /**
  * What one micro-batch holds, counted from its rows (reference-behaviour §13 step 4): rows, the
@@ -43,7 +48,13 @@ public record BatchFacts(
   /** The facts of an empty batch. */
   public static final BatchFacts EMPTY = new BatchFacts(0, null, null, null, null, 0, 0, 0);
 
-  /** Counts {@code batch} in one aggregation (it runs the batch's read unless it is cached). */
+  /**
+   * Counts {@code batch} in one pass that runs it to its end: one Spark job, no shuffle. The
+   * figures are observed ({@link Dataset#observe(Observation, Column, Column...)}) while the rows
+   * go to Spark's {@code noop} sink, so a persisted batch is filled by the same pass and the
+   * bronze write reads it from the cache. (An aggregation, {@code batch.agg(...)}, would take
+   * three jobs with adaptive execution: the cache, the shuffle's map stage, the result.)
+   */
   public static BatchFacts of(Dataset<Row> batch) {
     List<String> have = Arrays.asList(batch.columns());
     for (String c : NEEDED) {
@@ -53,19 +64,30 @@ public record BatchFacts(
             + String.join(", ", have));
       }
     }
-    Row r = batch.agg(
-        count(lit(1)),
-        min(col(CdcColumns.START_LSN)), max(col(CdcColumns.START_LSN)),
-        min(col(CdcColumns.COMMIT_TS)), max(col(CdcColumns.COMMIT_TS)),
-        sum(when(col(CdcColumns.OPERATION).equalTo(1), 1L).otherwise(0L)),
-        sum(when(col(CdcColumns.OPERATION).equalTo(2), 1L).otherwise(0L)),
-        sum(when(col(CdcColumns.OPERATION).equalTo(4), 1L).otherwise(0L))).first();
-    long rows = r.getLong(0);
+    Observation o = new Observation("mssql_cdc_batch_facts_" + UUID.randomUUID().toString().replace("-", ""));
+    batch.observe(o,
+        count(lit(1)).as("rows"),
+        min(col(CdcColumns.START_LSN)).as("min_lsn"), max(col(CdcColumns.START_LSN)).as("max_lsn"),
+        min(col(CdcColumns.COMMIT_TS)).as("min_commit_ts"), max(col(CdcColumns.COMMIT_TS)).as("max_commit_ts"),
+        sum(when(col(CdcColumns.OPERATION).equalTo(1), 1L).otherwise(0L)).as("deletes"),
+        sum(when(col(CdcColumns.OPERATION).equalTo(2), 1L).otherwise(0L)).as("inserts"),
+        sum(when(col(CdcColumns.OPERATION).equalTo(4), 1L).otherwise(0L)).as("updates"))
+        .write().format("noop").mode(SaveMode.Overwrite).save();
+    Map<String, Object> r;
+    try {
+      r = o.getAsJava();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while waiting for the batch's figures", e);
+    }
+    long rows = ((Number) r.get("rows")).longValue();
     if (rows == 0) {
       return EMPTY;
     }
-    return new BatchFacts(rows, r.getString(1), r.getString(2), (LocalDateTime) r.get(3), (LocalDateTime) r.get(4),
-        r.getLong(5), r.getLong(6), r.getLong(7));
+    return new BatchFacts(rows, (String) r.get("min_lsn"), (String) r.get("max_lsn"),
+        (LocalDateTime) r.get("min_commit_ts"), (LocalDateTime) r.get("max_commit_ts"),
+        ((Number) r.get("deletes")).longValue(), ((Number) r.get("inserts")).longValue(),
+        ((Number) r.get("updates")).longValue());
   }
 
   /**

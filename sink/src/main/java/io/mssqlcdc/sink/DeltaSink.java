@@ -48,11 +48,14 @@ import org.slf4j.LoggerFactory;
  * first batch (Delta would skip every batch up to the last one written). An empty batch writes no
  * bronze commit; its facts row is still written.
  *
- * <p>Per batch, in order: the rewind check (first batch of a run, with facts), the batch is
- * persisted and counted, appended to bronze (columns {@code _batch_id}, {@code _snapshot},
+ * <p>Per batch, in order: the rewind check (with facts: on a run's first batch, and on any batch
+ * that does not follow the last one this instance wrote), the batch is persisted and counted (one
+ * pass, which fills the cache), appended to bronze (columns {@code _batch_id}, {@code _snapshot},
  * {@code _chunk} added last; {@code mergeSchema} lets columns of a newer capture instance join;
  * {@code userMetadata} = the batch's facts as compact JSON), then the facts commit. Metrics and
- * events come from the source in the same JVM ({@link BatchEvents}), not from files.
+ * events come from the source in the same JVM ({@link BatchEvents}), not from files. A batch
+ * that follows its predecessor runs three Spark jobs of its own (the counting pass, the two
+ * appends) plus what Delta runs for each idempotent append (docs/PERFORMANCE.md).
  *
  * <p>Runs on the driver, on the query's thread; one instance serves one query.
  */
@@ -66,7 +69,9 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
   private final List<AfterBatch> afterBatch;
 
   private final Set<TableRef> ensured = new HashSet<>();
-  private boolean checked;
+  /** The batch whose facts this instance last committed (or found committed); -1 before the first. */
+  private long lastFacts = -1;
+  private String columnMappingMode;
   private List<String> carriedWarnings = List.of();
   private boolean warnedNoReport;
 
@@ -111,14 +116,16 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
     List<String> warnings = new ArrayList<>(carriedWarnings);
     carriedWarnings = List.of();
     boolean replay = false;
-    if (facts != null && !checked) {
+    if (facts != null && (lastFacts < 0 || batchId != lastFacts + 1)) {
+      // A run's first batch (or one that does not follow the last this instance wrote: a restart
+      // of a reused instance, a replay): the rewind check, one scan of the facts table. A batch
+      // that follows the last one written needs none: this instance wrote its predecessor's facts.
       ensure(spark, facts, () -> FactsWriter.ensure(spark, facts));
       OptionalLong last = FactsReader.lastBatch(spark, facts, sinkId);
       if (last.isPresent() && batchId < last.getAsLong()) {
         throw SinkErrors.checkpointRewound(facts.text(), last.getAsLong(), sinkId, batchId);
       }
       replay = last.isPresent() && batchId == last.getAsLong();
-      checked = true;
     }
     Dataset<Row> rows = batch.persist(StorageLevel.MEMORY_AND_DISK());
     try {
@@ -140,6 +147,7 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
             BatchFactsRows.rows(sinkId, batchId, target.text(), f, startedAt, durationMs, health, warnings);
         ensure(spark, facts, () -> FactsWriter.ensure(spark, facts));
         FactsWriter.write(spark, facts, factsRows, AppIds.factsKey(sinkId), batchId);
+        lastFacts = batchId;
         if (replay) {
           // This batch's facts commit was skipped (written before the crash): its warnings go to the next one.
           carriedWarnings = List.copyOf(warnings);
@@ -185,8 +193,10 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
     if (refused.isEmpty()) {
       return;
     }
-    String mode = DeltaTables.properties(spark, target).getOrDefault("delta.columnMapping.mode", "none");
-    if (!mode.toLowerCase(Locale.ROOT).equals("none")) {
+    if (columnMappingMode == null) {
+      columnMappingMode = DeltaTables.properties(spark, target).getOrDefault("delta.columnMapping.mode", "none");
+    }
+    if (!columnMappingMode.toLowerCase(Locale.ROOT).equals("none")) {
       return;
     }
     Set<String> have = new HashSet<>();

@@ -266,6 +266,18 @@ class DeltaSinkTest {
   }
 
   @Test
+  void aReusedSinkInstanceChecksAgainWhenABatchDoesNotFollowItsLast() throws Exception {
+    history(1, 6);
+    DeltaSink sink = sink("orders");
+    run(sink, tmp.resolve("ckpt"), "maxCommitsPerBatch", "3");
+    // The same instance on a new checkpoint under the same app id: batch 0 does not follow batch 3.
+    assertThatThrownBy(() -> run(sink, tmp.resolve("other-ckpt"), "maxCommitsPerBatch", "3"))
+        .hasStackTraceContaining("MSSQL_CDC-700")
+        .hasStackTraceContaining("holds batch 3 of app_id 'orders', but this run's checkpoint starts at batch 0");
+    assertThat(bronzeChanges()).hasSize(sourceChanges().size());
+  }
+
+  @Test
   void namedTablesWorkLikePaths() throws Exception {
     history(1, 2);
     String name = "bronze_named_" + Math.abs(tmp.hashCode());

@@ -1,10 +1,10 @@
 package io.mssqlcdc.sink.facts;
 
 import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.max;
 
 import io.mssqlcdc.sink.tables.DeltaTables;
 import io.mssqlcdc.sink.tables.TableRef;
+import java.util.List;
 import java.util.OptionalLong;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -22,13 +22,20 @@ public final class FactsReader {
     return DeltaTables.read(spark, facts);
   }
 
-  /** The largest micro-batch id (event NULL) written under {@code sinkId}; empty when none. */
+  /**
+   * The largest micro-batch id (event NULL) written under {@code sinkId}; empty when none. Read
+   * as the first row of a descending order (one scan job; {@code max} would add a shuffle, a
+   * second job with adaptive execution).
+   */
   public static OptionalLong lastBatch(SparkSession spark, TableRef facts, String sinkId) {
-    Row r = rows(spark, facts)
-        .where(col(FactsColumn.APP_ID.column()).equalTo(sinkId).and(col(FactsColumn.EVENT.column()).isNull()))
-        .agg(max(col(FactsColumn.BATCH_ID.column())))
-        .first();
-    return r.isNullAt(0) ? OptionalLong.empty() : OptionalLong.of(r.getLong(0));
+    List<Row> r = rows(spark, facts)
+        .where(col(FactsColumn.APP_ID.column()).equalTo(sinkId).and(col(FactsColumn.EVENT.column()).isNull())
+            .and(col(FactsColumn.BATCH_ID.column()).isNotNull()))
+        .select(col(FactsColumn.BATCH_ID.column()))
+        .orderBy(col(FactsColumn.BATCH_ID.column()).desc())
+        .limit(1)
+        .collectAsList();
+    return r.isEmpty() ? OptionalLong.empty() : OptionalLong.of(r.get(0).getLong(0));
   }
 
   /** Rows of events {@code events} about {@code target} (matched exactly, as the reference does). */

@@ -69,13 +69,17 @@ public final class DeltaTables {
     return table(spark, ref).toDF().schema();
   }
 
-  /** The table properties ({@code TBLPROPERTIES}). */
+  /**
+   * The table properties ({@code TBLPROPERTIES}), read with {@code SHOW TBLPROPERTIES}: from the
+   * table's metadata, without a Spark job ({@code DESCRIBE DETAIL} would compute the table's
+   * whole state for its file count and size, three jobs on a fresh snapshot). Besides the
+   * properties set on the table, Delta lists its protocol ({@code delta.minReaderVersion}, ...).
+   */
   public static Map<String, String> properties(SparkSession spark, TableRef ref) {
-    Row detail = table(spark, ref).detail().select("properties").first();
-    scala.collection.Map<String, String> props = detail.getMap(0);
+    table(spark, ref); // a table that is not Delta fails here, with the fix
     Map<String, String> out = new HashMap<>();
-    if (props != null) {
-      props.foreach(t -> out.put(t._1(), t._2()));
+    for (Row r : spark.sql("SHOW TBLPROPERTIES " + ref.sql()).collectAsList()) {
+      out.put(r.getString(0), r.getString(1));
     }
     return out;
   }
