@@ -30,11 +30,13 @@ import java.util.Set;
  * @param idleTriggers idle triggers counted after the workload
  * @param microRows rows of the per-row (fake share) case
  * @param jdbcRows rows of the 5-column table the JDBC (stand-in) case reads
+ * @param silverChanges change rows in bronze for the silver case ({@link SilverWorkload}: over a fifth as many keys)
+ * @param silverBatch change rows of the silver case's incremental batch
  */
 public record BenchConfig(
     Path out, Path data, List<String> cases, int reps, int warmups, int narrowRows, int wideRows,
     int bronzeNarrowRows, int bronzeWideRows, int bigTxRows, int smallTxRows, int latencySeconds, int idleTriggers,
-    int microRows, int jdbcRows) {
+    int microRows, int jdbcRows, int silverChanges, int silverBatch) {
 
   /** Repetitions of the slow cases at most. */
   public static final int HEAVY_REPS = 3;
@@ -51,12 +53,12 @@ public record BenchConfig(
   /** The defaults: the README command. */
   public static BenchConfig defaults(Path out, Path data) {
     return new BenchConfig(out, data, ALL_CASES, 3, 1, 200_000, 20_000, 20_000, 2_000, 5_000_000, 500_000, 10, 5,
-        200_000, 100_000);
+        200_000, 100_000, 1_000_000, 1_000);
   }
 
   /** The smoke test's: tiny sizes, one repetition, no warm-up. */
   public static BenchConfig tiny(Path out, Path data) {
-    return new BenchConfig(out, data, ALL_CASES, 1, 0, 3_000, 400, 3_000, 400, 20_000, 2_000, 4, 2, 3_000, 2_000);
+    return new BenchConfig(out, data, ALL_CASES, 1, 0, 3_000, 400, 3_000, 400, 20_000, 2_000, 4, 2, 3_000, 2_000, 2_500, 50);
   }
 
   /** {@code defaults} with {@code key=value} arguments applied. */
@@ -102,11 +104,13 @@ public record BenchConfig(
         intArg(given, "bronzeWideRows", scaled(c.bronzeWideRows(), scale)),
         intArg(given, "bigTxRows", c.bigTxRows()), intArg(given, "smallTxRows", c.smallTxRows()),
         intArg(given, "latencySeconds", c.latencySeconds()), intArg(given, "idleTriggers", c.idleTriggers()),
-        intArg(given, "microRows", scaled(c.microRows(), scale)), intArg(given, "jdbcRows", scaled(c.jdbcRows(), scale)));
+        intArg(given, "microRows", scaled(c.microRows(), scale)), intArg(given, "jdbcRows", scaled(c.jdbcRows(), scale)),
+        intArg(given, "silverChanges", scaled(c.silverChanges(), scale)), intArg(given, "silverBatch", c.silverBatch()));
   }
 
   private static final List<String> KEYS = List.of("out", "data", "profile", "scale", "cases", "reps", "warmups",
-      "narrowRows", "wideRows", "bronzeNarrowRows", "bronzeWideRows", "bigTxRows", "smallTxRows", "latencySeconds", "idleTriggers", "microRows", "jdbcRows");
+      "narrowRows", "wideRows", "bronzeNarrowRows", "bronzeWideRows", "bigTxRows", "smallTxRows", "latencySeconds", "idleTriggers", "microRows", "jdbcRows",
+      "silverChanges", "silverBatch");
 
   private static int scaled(int n, double scale) {
     return (int) Math.max(1, Math.round(n * scale));
@@ -126,6 +130,7 @@ public record BenchConfig(
 
   public BenchConfig withCases(List<String> c) {
     return new BenchConfig(out, data, List.copyOf(c), reps, warmups, narrowRows, wideRows, bronzeNarrowRows,
-        bronzeWideRows, bigTxRows, smallTxRows, latencySeconds, idleTriggers, microRows, jdbcRows);
+        bronzeWideRows, bigTxRows, smallTxRows, latencySeconds, idleTriggers, microRows, jdbcRows, silverChanges,
+        silverBatch);
   }
 }

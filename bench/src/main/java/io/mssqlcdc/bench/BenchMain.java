@@ -5,9 +5,9 @@ import io.mssqlcdc.bench.cases.FakeCostCase;
 import io.mssqlcdc.bench.cases.JdbcReadCase;
 import io.mssqlcdc.bench.cases.LatencyCase;
 import io.mssqlcdc.bench.cases.MemoryCase;
-import io.mssqlcdc.bench.cases.PendingCase;
 import io.mssqlcdc.bench.cases.ScalingCase;
 import io.mssqlcdc.bench.cases.SnapshotReadCase;
+import io.mssqlcdc.bench.cases.SilverApplyCase;
 import io.mssqlcdc.bench.cases.SourceReadCase;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -26,7 +26,7 @@ public final class BenchMain {
 
   /** The cases, in suite order. */
   public static List<BenchCase> cases() {
-    return List.of(new SourceReadCase(), new SnapshotReadCase(), new BronzeIngestCase(), PendingCase.silver(),
+    return List.of(new SourceReadCase(), new SnapshotReadCase(), new BronzeIngestCase(), new SilverApplyCase(),
         new LatencyCase(), new ScalingCase(), new MemoryCase(), new FakeCostCase(), new JdbcReadCase());
   }
 

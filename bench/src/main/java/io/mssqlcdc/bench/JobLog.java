@@ -36,10 +36,24 @@ public final class JobLog extends SparkListener {
 
   @Override
   public void onJobStart(SparkListenerJobStart e) {
-    String site = e.properties() == null ? "?" : e.properties().getProperty("callSite.short", "?");
+    // Spark's short call site when the code set one; else the job's description (Delta names its jobs: "MERGE
+    // operation - scanning files for matches"); else the result stage's name
+    String site = e.properties() == null ? null : e.properties().getProperty("callSite.short");
+    if (site == null && e.properties() != null) {
+      site = e.properties().getProperty("spark.job.description");
+    }
     int tasks = 0;
+    String lastStage = "?";
+    int lastId = -1;
     for (var s : scala.jdk.javaapi.CollectionConverters.asJava(e.stageInfos())) {
       tasks += s.numTasks();
+      if (s.stageId() > lastId) {
+        lastId = s.stageId();
+        lastStage = s.name();
+      }
+    }
+    if (site == null) {
+      site = lastStage;
     }
     started.put(e.jobId(), new Job(e.jobId(), site, e.time(), -1, tasks));
   }

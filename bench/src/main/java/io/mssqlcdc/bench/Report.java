@@ -107,6 +107,8 @@ public final class Report {
     c.put("bronzeNarrowRows", config.bronzeNarrowRows());
     c.put("bronzeWideRows", config.bronzeWideRows());
     c.put("jdbcRows", config.jdbcRows());
+    c.put("silverChanges", config.silverChanges());
+    c.put("silverBatch", config.silverBatch());
     m.put("config", c);
     m.put("figures", figures);
     return m;

@@ -19,13 +19,6 @@ public final class PendingCase implements BenchCase {
     this.reason = reason;
   }
 
-  /** Issue 13 case 4: silver needs {@code ApplyChanges} (issue 10). */
-  public static PendingCase silver() {
-    return new PendingCase("silver", "4 silver", "ApplyChanges: 1M changes over 200k keys vs a plain Delta MERGE",
-        "pending: ApplyChanges (issue 10) does not exist yet; add a SilverApplyCase comparing it with a MERGE of the"
-            + " same pre-ranked rows (target >= 0.80)");
-  }
-
   @Override
   public String name() {
     return name;

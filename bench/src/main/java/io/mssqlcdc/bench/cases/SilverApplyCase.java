@@ -1,0 +1,407 @@
+package io.mssqlcdc.bench.cases;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.max;
+import static org.apache.spark.sql.functions.struct;
+
+import io.delta.tables.DeltaTable;
+import io.mssqlcdc.bench.BenchCase;
+import io.mssqlcdc.bench.BenchContext;
+import io.mssqlcdc.bench.Checksums;
+import io.mssqlcdc.bench.Comparison;
+import io.mssqlcdc.bench.Comparison.Sample;
+import io.mssqlcdc.bench.Figure;
+import io.mssqlcdc.bench.Fixtures;
+import io.mssqlcdc.bench.JobLog;
+import io.mssqlcdc.bench.Log;
+import io.mssqlcdc.bench.SilverWorkload;
+import io.mssqlcdc.fake.FakeCdcDatabase;
+import io.mssqlcdc.finalization.Finalization;
+import io.mssqlcdc.finalization.TrackingAttachment;
+import io.mssqlcdc.silver.ApplyChanges;
+import io.mssqlcdc.silver.ApplyResult;
+import io.mssqlcdc.sink.pipeline.CdcStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Issue 13 case 4: changes/s of {@link ApplyChanges} against a plain Delta MERGE of the same
+ * changes, already ranked to the latest image per key (the baseline gets the ranking for free: it
+ * is computed before its timer starts and written to a Delta table).
+ *
+ * <p>Bronze is written by the real path: the {@link SilverWorkload} committed into a fake database
+ * (written once, kept under the data directory), streamed by {@link CdcStream} into bronze and facts,
+ * tracked into a control table (bronze's verdict), all before anything is timed. Two figures:
+ * <ul>
+ *   <li><b>full</b>: the whole bronze ({@code silverChanges} change rows over a fifth as many keys)
+ *       applied to a new silver: ApplyChanges' first call (a rebuild from every change) against the
+ *       MERGE of the ranked rows into a new empty table of silver's columns; each side creates its
+ *       table inside its timer; a new pair of tables per repetition;
+ *   <li><b>incremental</b>: a batch of {@code silverBatch} change rows (committed into the fake and
+ *       streamed into bronze per repetition, untimed) applied to the full silver, clustered by key
+ *       ({@code OPTIMIZE ZORDER BY (id)}: a large silver would be), against the MERGE of the batch's
+ *       ranked rows into a shallow clone of that same silver. Both silvers advance batch by batch in
+ *       step.
+ * </ul>
+ * Both sides must end equal (checksums); the Spark jobs each ApplyChanges call ran are reported.
+ */
+public final class SilverApplyCase implements BenchCase {
+  static final double TARGET = 0.8;
+  private static final List<String> KEYS = List.of("id");
+  private static final List<String> COLUMNS = List.of("id", "name", "amount", "qty", "_start_lsn", "_commit_ts");
+
+  @Override
+  public String name() {
+    return "silver";
+  }
+
+  @Override
+  public List<Figure> run(BenchContext ctx) throws Exception {
+    SparkSession spark = ctx.spark();
+    SilverWorkload w = new SilverWorkload(ctx.config().silverChanges(), ctx.config().silverBatch());
+    Path cached = Fixtures.ensure(ctx.config().data().toAbsolutePath().resolve("silver-" + w.changes()).resolve("fake"),
+        w.descriptor(), () -> w.write(ctx.config().data().toAbsolutePath().resolve("silver-" + w.changes())
+            .resolve("fake")));
+    Pipeline p = new Pipeline(ctx, w, copy(cached, ctx.scratch("silver-fake")));
+    long t0 = System.nanoTime();
+    p.stream();
+    long bronzeRows = p.added().count();
+    Log.info("case 4 silver: bronze holds %,d change rows over %,d keys (real path: fake -> stream -> bronze, %.1f s)",
+        bronzeRows, w.keys(), (System.nanoTime() - t0) / 1e9);
+    if (bronzeRows != w.changeRows()) {
+      throw new IllegalStateException("bronze holds " + bronzeRows + " rows, the workload wrote " + w.changeRows());
+    }
+    List<Figure> out = new ArrayList<>();
+    Full full = full(ctx, p, w);
+    out.add(full.figure());
+    out.add(incremental(ctx, p, w, full));
+    return out;
+  }
+
+  /** The last full silvers of each side (the incremental figure starts from them). */
+  private record Full(Figure figure, String candidate, String baseline) {}
+
+  private Full full(BenchContext ctx, Pipeline p, SilverWorkload w) {
+    SparkSession spark = ctx.spark();
+    String ranked = ctx.scratch("silver-ranked").toString();
+    latestImages(spark.read().format("delta").load(p.bronze)).write().format("delta").save(ranked);
+    StructType silverSchema = silverSchema(spark.read().format("delta").load(p.bronze).schema());
+    String[] last = new String[2];
+    List<List<JobLog.Job>> jobs = new ArrayList<>();
+    Map<String, Comparison.Variant> variants = new LinkedHashMap<>();
+    variants.put("ApplyChanges", rep -> {
+      String silver = ctx.scratch("silver-full").toString();
+      last[0] = silver;
+      Timed t = call(ctx, p.apply(silver));
+      jobs.add(t.jobs());
+      return new Sample(t.nanos(), w.changeRows(), Map.of());
+    });
+    variants.put("plain MERGE", rep -> {
+      String table = ctx.scratch("merge-full").toString();
+      last[1] = table;
+      long nanos = Comparison.time(() -> {
+        spark.createDataFrame(List.of(), silverSchema).write().format("delta").save(table);
+        plainMerge(spark, table, ranked);
+        return null;
+      }).nanos();
+      return new Sample(nanos, w.changeRows(), Map.of());
+    });
+    Log.info("case 4 silver, full: %,d change rows over %,d keys", w.changeRows(), w.keys());
+    Map<String, List<Sample>> s = Comparison.run(ctx.config().warmups(), ctx.config().heavyReps(), variants);
+    Map<String, Object> checks = new LinkedHashMap<>();
+    checks.put("bronzeRows", w.changeRows());
+    checks.put("keys", (long) w.keys());
+    checks.put("ApplyChanges", Checksums.of(spark.read().format("delta").load(last[0]), COLUMNS));
+    checks.put("plain MERGE", Checksums.of(spark.read().format("delta").load(last[1]), COLUMNS));
+    checks.put("qtySum", spark.read().format("delta").load(last[0]).agg(org.apache.spark.sql.functions.sum("qty"))
+        .first().getLong(0));
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("changeRows", w.changeRows());
+    details.put("keys", w.keys());
+    details.put("seconds", s.get("ApplyChanges").stream().map(Sample::seconds).toList());
+    details.put("baselineSeconds", s.get("plain MERGE").stream().map(Sample::seconds).toList());
+    details.putAll(jobDetails(jobs.subList(ctx.config().warmups(), jobs.size())));
+    details.put("lastMerge", mergeMetrics(spark, last[0]));
+    details.put("baselineMerge", mergeMetrics(spark, last[1]));
+    Figure f = Figure.compared("4 silver", "full: " + w.changeRows() / 1000 + "k changes over " + w.keys() / 1000
+            + "k keys", "changes/s", Comparison.rates(s.get("ApplyChanges")), "plain Delta MERGE of the ranked rows",
+        Comparison.rates(s.get("plain MERGE")), TARGET,
+        "ApplyChanges' first call (control, facts, bronze probe, ranking, MERGE, position, verdict) against a MERGE"
+            + " of the latest image per key computed before the timer",
+        details, checks);
+    return new Full(f, last[0], last[1]);
+  }
+
+  private Figure incremental(BenchContext ctx, Pipeline p, SilverWorkload w, Full full) {
+    SparkSession spark = ctx.spark();
+    String candidate = full.candidate();
+    // Cluster the full silver by key into files of about 1/32 of it, as a large silver would be (OPTIMIZE ZORDER
+    // now and then); the baseline is a shallow clone of it: the same files.
+    long bytes = ((Number) spark.sql("DESCRIBE DETAIL delta.`" + candidate + "`").first().getAs("sizeInBytes"))
+        .longValue();
+    String was = spark.conf().get("spark.databricks.delta.optimize.maxFileSize", null);
+    spark.conf().set("spark.databricks.delta.optimize.maxFileSize", Long.toString(Math.max(1024, bytes / 32)));
+    try {
+      spark.sql("OPTIMIZE delta.`" + candidate + "` ZORDER BY (id)");
+    } finally {
+      if (was == null) {
+        spark.conf().unset("spark.databricks.delta.optimize.maxFileSize");
+      } else {
+        spark.conf().set("spark.databricks.delta.optimize.maxFileSize", was);
+      }
+    }
+    String baseline = ctx.scratch("merge-incremental").toString();
+    spark.sql("CREATE TABLE delta.`" + baseline + "` SHALLOW CLONE delta.`" + candidate + "`");
+    long files = ((Number) spark.sql("DESCRIBE DETAIL delta.`" + candidate + "`").first().getAs("numFiles"))
+        .longValue();
+
+    Map<Integer, String> rankedByRep = new HashMap<>();
+    List<List<JobLog.Job>> jobs = new ArrayList<>();
+    List<Map<String, Object>> merges = new ArrayList<>();
+    Map<String, Comparison.Variant> variants = new LinkedHashMap<>();
+    variants.put("ApplyChanges", rep -> {
+      p.batch(rep, rankedByRep);
+      Timed t = call(ctx, p.apply(candidate));
+      jobs.add(t.jobs());
+      merges.add(mergeMetrics(spark, candidate));
+      return new Sample(t.nanos(), w.batchSize(), Map.of());
+    });
+    variants.put("plain MERGE", rep -> {
+      String ranked = p.batch(rep, rankedByRep);
+      long nanos = Comparison.time(() -> {
+        plainMerge(spark, baseline, ranked);
+        return null;
+      }).nanos();
+      return new Sample(nanos, w.batchSize(), Map.of());
+    });
+    Log.info("case 4 silver, incremental: %,d change rows per batch into %,d keys in %d files", w.batchSize(),
+        w.keys(), files);
+    Map<String, List<Sample>> s = Comparison.run(ctx.config().warmups(), ctx.config().reps(), variants);
+    Map<String, Object> checks = new LinkedHashMap<>();
+    checks.put("batches", (long) rankedByRep.size());
+    checks.put("ApplyChanges", Checksums.of(spark.read().format("delta").load(candidate), COLUMNS));
+    checks.put("plain MERGE", Checksums.of(spark.read().format("delta").load(baseline), COLUMNS));
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("batchRows", w.batchSize());
+    details.put("silverFiles", files);
+    details.put("seconds", s.get("ApplyChanges").stream().map(Sample::seconds).toList());
+    details.put("baselineSeconds", s.get("plain MERGE").stream().map(Sample::seconds).toList());
+    details.putAll(jobDetails(jobs.subList(ctx.config().warmups(), jobs.size())));
+    details.put("merges", merges.subList(ctx.config().warmups(), merges.size()));
+    details.put("baselineMerge", mergeMetrics(spark, baseline));
+    return Figure.compared("4 silver", "incremental: " + w.batchSize() + " changes into " + w.keys() / 1000
+            + "k keys", "changes/s", Comparison.rates(s.get("ApplyChanges")), "plain Delta MERGE of the ranked rows",
+        Comparison.rates(s.get("plain MERGE")), null,
+        "a small batch into a silver clustered by key (" + files + " files): the per-call overhead and the pruning"
+            + " by the batch's keys",
+        details, checks);
+  }
+
+  /** The real path: the fake (a copy, batches are committed into it), the stream, bronze, facts and control. */
+  private static final class Pipeline {
+    final BenchContext ctx;
+    final SilverWorkload workload;
+    final Path fake;
+    final String bronze;
+    final String facts;
+    final String control;
+    final String checkpoint;
+    final TrackingAttachment tracking;
+    /** The greatest _start_lsn bronze held after the last stream run. */
+    String head;
+
+    Pipeline(BenchContext ctx, SilverWorkload workload, Path fake) {
+      this.ctx = ctx;
+      this.workload = workload;
+      this.fake = fake;
+      this.bronze = ctx.scratch("silver-bronze").toString();
+      this.facts = ctx.scratch("silver-facts").toString();
+      this.control = ctx.scratch("silver-control").toString();
+      this.checkpoint = ctx.scratch("silver-ckpt").toString();
+      this.tracking = Finalization.tracking(control, "hour");
+    }
+
+    Map<String, String> options() {
+      Map<String, String> o = new LinkedHashMap<>();
+      o.put("backend", "fake");
+      o.put("fakePath", fake.toString());
+      o.put("captureInstance", SilverWorkload.CAPTURE_INSTANCE);
+      o.put("numPartitions", "2");
+      return o;
+    }
+
+    /** Streams what the fake holds into bronze (AvailableNow) and waits for bronze's verdict. */
+    void stream() throws Exception {
+      StreamingQuery q = CdcStream.builder(ctx.spark()).options(options()).target(bronze).appId("bench-silver")
+          .checkpoint(checkpoint).factsTable(facts).trigger("availableNow").attach(tracking).toDelta();
+      q.awaitTermination();
+      if (!tracking.joinAll(Duration.ofMinutes(5))) {
+        throw new IllegalStateException("the finalization tracker did not finish");
+      }
+    }
+
+    /** The rows the last {@link #stream} added to bronze (those after {@link #head}); moves {@link #head}. */
+    Dataset<Row> added() {
+      Dataset<Row> all = ctx.spark().read().format("delta").load(bronze);
+      Dataset<Row> rows = head == null ? all : all.where(col("_start_lsn").gt(head));
+      Row top = rows.agg(max(col("_start_lsn"))).first();
+      if (!top.isNullAt(0)) {
+        head = top.getString(0);
+      }
+      return rows;
+    }
+
+    ApplyChanges.Builder apply(String silver) {
+      return ApplyChanges.builder(ctx.spark()).bronze(bronze).target(silver)
+          .captureInstance(SilverWorkload.CAPTURE_INSTANCE).keys(KEYS).controlTable(control).factsTable(facts)
+          .granularity("hour");
+    }
+
+    /**
+     * Batch {@code rep}, once: committed into the fake, streamed into bronze, and its latest images
+     * per key written to a Delta table for the baseline (all untimed); returns that table.
+     */
+    String batch(int rep, Map<Integer, String> done) throws Exception {
+      String ranked = done.get(rep);
+      if (ranked != null) {
+        return ranked;
+      }
+      try (FakeCdcDatabase db = FakeCdcDatabase.open(fake)) {
+        workload.batch(db, rep);
+      }
+      stream();
+      Dataset<Row> added = added();
+      long n = added.count();
+      if (n != workload.batchSize()) {
+        throw new IllegalStateException("batch " + rep + " added " + n + " bronze rows, not " + workload.batchSize());
+      }
+      ranked = ctx.scratch("silver-ranked-batch").toString();
+      latestImages(added).write().format("delta").save(ranked);
+      done.put(rep, ranked);
+      return ranked;
+    }
+  }
+
+  /** A call's wall time and the Spark jobs it ran. */
+  private record Timed(long nanos, List<JobLog.Job> jobs) {}
+
+  private static Timed call(BenchContext ctx, ApplyChanges.Builder b) {
+    long fromMs = System.currentTimeMillis();
+    long t0 = System.nanoTime();
+    ApplyResult r = b.run();
+    long nanos = System.nanoTime() - t0;
+    drain(ctx.spark());
+    long toMs = System.currentTimeMillis();
+    if (!r.bronzeFound()) {
+      throw new IllegalStateException("ApplyChanges did not find bronze");
+    }
+    return new Timed(nanos, ctx.jobs().between(fromMs, toMs));
+  }
+
+  private static void drain(SparkSession spark) {
+    try {
+      spark.sparkContext().listenerBus().waitUntilEmpty(60_000);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("Spark's listener bus did not drain", e);
+    }
+  }
+
+  /** Jobs per call (each repetition) and, for the last, milliseconds by call site. */
+  private static Map<String, Object> jobDetails(List<List<JobLog.Job>> calls) {
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("jobsPerCall", calls.stream().map(List::size).toList());
+    if (!calls.isEmpty()) {
+      d.put("lastCallJobMsByCallSite", JobLog.byCallSite(calls.get(calls.size() - 1)));
+    }
+    return d;
+  }
+
+  /** The operation metrics of a Delta table's last commit (a MERGE's files and rows, its scan and rewrite times). */
+  private static Map<String, Object> mergeMetrics(SparkSession spark, String table) {
+    Row h = DeltaTable.forPath(spark, table).history(1).first();
+    scala.collection.Map<String, String> m = h.getMap(h.fieldIndex("operationMetrics"));
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("operation", h.getString(h.fieldIndex("operation")));
+    for (String k : List.of("numTargetFilesRemoved", "numTargetFilesAdded", "numTargetRowsCopied",
+        "numTargetRowsUpdated", "numTargetRowsDeleted", "numTargetRowsInserted", "numSourceRows", "executionTimeMs",
+        "scanTimeMs", "rewriteTimeMs")) {
+      if (m != null && m.contains(k)) {
+        out.put(k, Long.parseLong(m.apply(k)));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The latest image per key of {@code bronze}'s rows, ranked by the bench itself (not by silver's
+   * code): per key the greatest {@code (_start_lsn, _command_id, _seqval, _operation)}; the
+   * captured columns, {@code _start_lsn}, {@code _commit_ts}, {@code _operation}.
+   */
+  static Dataset<Row> latestImages(Dataset<Row> bronze) {
+    Column newest = max(struct(col("_start_lsn"), col("_command_id"), col("_seqval"), col("_operation"), col("name"),
+        col("amount"), col("qty"), col("_commit_ts"))).as("m");
+    return bronze.groupBy(col("id")).agg(newest).select(col("id"), col("m.name").as("name"),
+        col("m.amount").as("amount"), col("m.qty").as("qty"), col("m._start_lsn").as("_start_lsn"),
+        col("m._commit_ts").as("_commit_ts"), col("m._operation").as("_operation"));
+  }
+
+  /** Silver's columns for bronze's schema: the captured columns, then {@code _start_lsn}, {@code _commit_ts}. */
+  private static StructType silverSchema(StructType bronze) {
+    StructType s = new StructType();
+    for (String c : COLUMNS) {
+      StructField f = bronze.apply(c);
+      s = s.add(c, f.dataType(), true);
+    }
+    return s;
+  }
+
+  /** The plain MERGE: matched and deleted (1, or a key's last before-image 3): delete; matched: update; else insert. */
+  private static void plainMerge(SparkSession spark, String table, String ranked) {
+    Map<String, String> set = new LinkedHashMap<>();
+    for (String c : COLUMNS) {
+      set.put(c, "s." + c);
+    }
+    DeltaTable.forPath(spark, table).as("t")
+        .merge(spark.read().format("delta").load(ranked).as("s"), "t.id = s.id")
+        .whenMatched("s._operation IN (1, 3)").delete()
+        .whenMatched().updateExpr(set)
+        .whenNotMatched("s._operation NOT IN (1, 3)").insertExpr(set)
+        .execute();
+  }
+
+  private static Path copy(Path from, Path to) {
+    try (Stream<Path> walk = Files.walk(from)) {
+      for (Path src : walk.toList()) {
+        if (src.getFileName().toString().equals("READY")) {
+          continue; // the fixture's marker, not the database's
+        }
+        Path dst = to.resolve(from.relativize(src).toString());
+        if (Files.isDirectory(src)) {
+          Files.createDirectories(dst);
+        } else {
+          Files.copy(src, dst);
+        }
+      }
+      return to;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
