@@ -137,7 +137,8 @@ def silver_run(spark, tmp_path_factory):
     """The whole pipeline from Python, with silver: a scripted history on the fake (3 rows, then an insert,
     an update and a delete at known times), ``CdcStream`` with ``Finalization.tracking`` into bronze, facts
     and the control table, ``ApplyChanges`` into silver after each of the two stream runs (and once more).
-    Shared by the silver and reconcile tests (session scope: built once; nobody writes its tables)."""
+    Shared by the silver and reconcile tests (session scope: built once; no test changes its rows, and
+    test_reconcile.py only adds a control row for its own copy of silver)."""
     import datetime as dt
     from decimal import Decimal
 
