@@ -82,7 +82,7 @@ public final class ApplyChanges {
     CONTROL_READ,
     /** The MERGE committed; the position is not recorded yet. */
     MERGED,
-    /** The position is recorded; the verdict not yet advanced. */
+    /** The position and the verdict are recorded (one commit of the control table); the call returns next. */
     POSITION_RECORDED
   }
 

@@ -1,16 +1,12 @@
 package io.mssqlcdc.silver;
 
-import static org.apache.spark.sql.functions.approx_count_distinct;
 import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.lower;
 import static org.apache.spark.sql.functions.max;
-import static org.apache.spark.sql.functions.min;
 import static org.apache.spark.sql.functions.not;
-import static org.apache.spark.sql.functions.row_number;
-import static org.apache.spark.sql.functions.struct;
 import static org.apache.spark.sql.functions.when;
 
 import io.mssqlcdc.connector.CdcColumns;
@@ -24,7 +20,6 @@ import io.mssqlcdc.sink.tables.DeltaTables;
 import io.mssqlcdc.sink.tables.TableRef;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,15 +28,6 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.expressions.Window;
-import org.apache.spark.sql.expressions.WindowSpec;
-import org.apache.spark.sql.types.BooleanType;
-import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.DateType;
-import org.apache.spark.sql.types.NumericType;
-import org.apache.spark.sql.types.StringType;
-import org.apache.spark.sql.types.TimestampNTZType;
-import org.apache.spark.sql.types.TimestampType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,8 +38,11 @@ import org.slf4j.LoggerFactory;
  *   <li>the control table first: bronze's verdict and silver's position (bronze commits its rows
  *       before its verdict, so the bronze version read next holds every commit the verdict covers);
  *   <li>the facts (snapshots completed or open; bronze commits a snapshot's rows before its facts);
- *   <li>bronze, pinned at its latest version: every read of the call sees that one version;
- *   <li>the MERGE (one commit on silver), then the position, then the verdict.
+ *   <li>bronze, pinned at its latest version: every read of the call sees that one version; the call's
+ *       rows are ranked in one pass ({@link RankedChanges}), which the snapshot probe rides along when
+ *       the plan does not hang on it, and cached for the MERGE;
+ *   <li>the MERGE (one commit on silver), then the position and the verdict (one commit on the
+ *       control table, none when neither moves).
  * </ol>
  * A crash between any two steps leaves silver behind its recorded position or at it, never ahead
  * of its verdict; the next call repairs it.
@@ -61,7 +50,6 @@ import org.slf4j.LoggerFactory;
 final class ApplyRun {
   private static final Logger LOG = LoggerFactory.getLogger(ApplyRun.class);
   private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
-  private static final String RANK = "_mssql_cdc_rank";
 
   private final SparkSession spark;
   private final TableRef bronze;
@@ -123,7 +111,10 @@ final class ApplyRun {
     }
     boolean factsExist = facts != null && DeltaTables.exists(spark, facts);
     SnapshotFacts seen = factsExist ? SnapshotFacts.read(spark, facts, bronze.text()) : SnapshotFacts.NONE;
-    if (factsExist && !seen.hasRows() && WARNED.add("facts " + facts + " " + bronze)) {
+    // Whether the facts have any row for bronze's name at all: checked once per JVM, when they have no snapshot
+    // row for it (a misspelt target would miss every snapshot).
+    if (factsExist && !seen.hasSnapshotRows() && WARNED.add("facts " + facts + " " + bronze)
+        && !SnapshotFacts.anyRow(spark, facts, bronze.text())) {
       LOG.warn("{} has no row for target '{}': if the stream writes it under another name, snapshots are missed."
           + " Its targets: {}", facts, bronze, SnapshotFacts.targets(spark, facts, null));
     }
@@ -137,15 +128,139 @@ final class ApplyRun {
     Column snapshotId = columns.hasSnapshot() ? coalesce(col(CdcColumns.SNAPSHOT), lsn) : lsn;
     Column chunked = columns.hasChunk() ? col(CdcColumns.CHUNK).isNotNull() : lit(false);
 
+    Column change = op.notEqual(0);
     // The newest whole snapshot in bronze, and whether chunk rows are there. Snapshots at or below
     // snapshot_lsn cannot change the decision: leaving them out lets Delta skip their files.
     Column probe = ours.and(op.equalTo(0));
     if (position.snapshotLsn() != null) {
       probe = probe.and(lsn.gt(lit(position.snapshotLsn())));
     }
-    Row found = pinned.where(probe).agg(max(when(not(chunked), snapshotId)), count(when(chunked, lit(1)))).first();
-    String whole = found.isNullAt(0) ? null : found.getString(0);
-    long chunkRows = found.getLong(1);
+    boolean prunable = pruneByKeys && columns.missingKeys().isEmpty();
+
+    // The common call: no new snapshot in bronze. The plan it would have is known before the probe, so the probe
+    // rides along the ranking's one pass over bronze; if it finds a snapshot that changes the plan (a rebuild),
+    // the pass is done again for the plan it decides.
+    ApplyPlan guess = ApplyPlan.decide(position, seen.newest(), null, seen.openLsn(), seen.chunks());
+    RankedChanges ranked = null;
+    ApplyPlan plan;
+    if (guess.newChunks().isEmpty() && columns.missingKeys().isEmpty()) {
+      Column base = base(guess, op, lsn, change, snapshotId);
+      ranked = RankedChanges.rank(pinned.where(base.or(probe)),
+          new RankedChanges.Marks(base, probe, ours, change, snapshotId, chunked), null, columns,
+          prunable && !guess.rebuild());
+      try {
+        checkProbe(ranked.chunkRows(), factsExist, seen);
+        plan = ApplyPlan.decide(position, seen.newest(), ranked.whole(), seen.openLsn(), seen.chunks());
+      } catch (RuntimeException | Error e) {
+        ranked.close();
+        throw e;
+      }
+      if (!plan.equals(guess)) {
+        ranked.close();
+        ranked = null;
+      }
+    } else {
+      Row found = pinned.where(probe).agg(max(when(not(chunked), snapshotId)), count(when(chunked, lit(1)))).first();
+      checkProbe(found.getLong(1), factsExist, seen);
+      plan = ApplyPlan.decide(position, seen.newest(), found.isNullAt(0) ? null : found.getString(0),
+          seen.openLsn(), seen.chunks());
+    }
+    boolean ensured = false;
+    if (ranked == null) {
+      Dataset<Row> rows = pinned.where(base(plan, op, lsn, change, snapshotId));
+      Dataset<Row> waves = null;
+      Dataset<Row> extras = null;
+      if (!plan.newChunks().isEmpty()) {
+        if (!columns.hasSnapshot() || !columns.hasChunk()) {
+          throw SilverErrors.badChunkFacts(facts + " announces chunks of snapshot " + plan.openLsn() + ", but "
+              + bronze + " has no _snapshot/_chunk columns to hold them.");
+        }
+        waves = pinned.where(op.equalTo(0).and(col(CdcColumns.SNAPSHOT).equalTo(plan.openLsn()))
+            .and(col(CdcColumns.CHUNK).isin(plan.newChunks().keySet().toArray())));
+        rows = rows.unionByName(waves);
+      }
+      if (!columns.missingKeys().isEmpty() || waves != null) {
+        // The capture-instance check on a pass of its own: before the keys are required (rows of another table's
+        // instance are the likelier mistake, and its message names it), and before silver is created for the
+        // waves' range deletes (which read it).
+        Row other = rows.agg(max(when(not(ours), col(CdcColumns.CAPTURE_INSTANCE)))).first();
+        if (!other.isNullAt(0)) {
+          throw SilverErrors.otherCaptureInstance(bronze.text(), other.getString(0), captureInstance, reader != null);
+        }
+        columns.requireKeys(bronze.text());
+        ensureSilver(columns);
+        ensured = true;
+      }
+      if (waves != null) {
+        extras = waveExtras(pinned, waves, columns, ours.and(change).and(lsn.gt(lit(plan.openLsn()))), plan, seen);
+      }
+      ranked = RankedChanges.rank(rows, new RankedChanges.Marks(lit(true), lit(false), ours, change, snapshotId,
+          chunked), extras, columns, prunable && !plan.rebuild() && waves == null);
+    }
+
+    try (RankedChanges r = ranked) {
+      if (r.otherInstance() != null) {
+        throw SilverErrors.otherCaptureInstance(bronze.text(), r.otherInstance(), captureInstance, reader != null);
+      }
+      String top = r.top();
+      if (!ensured) {
+        ensureSilver(columns);
+      }
+      if (!columns.hasCommandId()) {
+        warnOnce("no _command_id " + bronze, "{} has no _command_id (includeCommandId=false): the changes of one"
+            + " transaction are ordered by _seqval (__$seqval)", bronze);
+      }
+      ApplyPlan.Outcome outcome = plan.outcome(top, facts != null);
+      String pruned = "-";
+      Row metrics = null;
+      if (outcome.merged()) {
+        boolean byKeys = !plan.rebuild() && plan.newChunks().isEmpty();
+        List<List<Object>> few = !byKeys || r.keysApplied() > KeyPruning.MAX_POINTS ? null
+            : r.keysApplied() == 0 ? List.of() : r.keys();
+        KeyPruning.Plan prune = !pruneByKeys ? new KeyPruning.None("switched off")
+            : KeyPruning.plan(plan.rebuild(), !plan.newChunks().isEmpty(), columns.keys(), few, r.ranges());
+        pruned = describe(prune);
+        metrics = SilverMerge.merge(spark, silver, r.latest(), columns.keys(), columns.written(), plan.rebuild(),
+            SilverMerge.pruning(prune, columns));
+      }
+      steps.accept(ApplyChanges.Step.MERGED);
+
+      // The position and the verdict in one commit of the control table (none when neither moves). The verdict
+      // is bronze's as read before bronze, never moved backwards.
+      LocalDateTime verdict = position.finalizedUntil();
+      ControlRows.Verdict advance = null;
+      if (!outcome.holdVerdict()) {
+        CdcOffset end = offset(first.bronze());
+        LocalDateTime cand = end == null ? null : Finalization.candidate(end, granularity.text()).orElse(null);
+        if (cand != null && (verdict == null || cand.isAfter(verdict))) {
+          advance = new ControlRows.Verdict(cand, end);
+          verdict = cand;
+        }
+      }
+      if (outcome.writePosition() || advance != null) {
+        ControlRows.write(spark, control, silver.text(), outcome.next(), advance);
+      }
+      steps.accept(ApplyChanges.Step.POSITION_RECORDED);
+      LOG.info("ApplyChanges {} -> {} (bronze version {}): {}; {}; position {}, verdict {} ({} ms)", bronze, silver,
+          version, what(plan, top), metrics == null ? "no MERGE" : "MERGE " + summary(metrics) + ", pruning " + pruned,
+          outcome.next().appliedLsn(), verdict, (System.nanoTime() - t0) / 1_000_000);
+      return new ApplyResult(outcome.rebuilt(), outcome.next().appliedLsn(), verdict, true);
+    }
+  }
+
+  /** Which bronze rows {@code plan} applies (besides new waves). */
+  private static Column base(ApplyPlan plan, Column op, Column lsn, Column change, Column snapshotId) {
+    return switch (plan.base().kind()) {
+      // Every row of a snapshot S is stamped at or after S (a chunk's at its wave's stamp).
+      case SNAPSHOT_AND_LATER_CHANGES -> lsn.geq(lit(plan.snapshot()))
+          .and(change.and(lsn.gt(lit(plan.snapshot()))).or(op.equalTo(0).and(snapshotId.equalTo(plan.snapshot()))));
+      case ALL_CHANGES -> change;
+      case CHANGES_AFTER -> change.and(lsn.gt(lit(plan.base().lsn())));
+    };
+  }
+
+  /** Chunk rows in bronze need the facts that announce them. */
+  private void checkProbe(long chunkRows, boolean factsExist, SnapshotFacts seen) {
     if (chunkRows > 0 && !factsExist) {
       throw SilverErrors.chunksWithoutFacts(bronze.text());
     }
@@ -153,91 +268,15 @@ final class ApplyRun {
       throw SilverErrors.chunksWithoutOpen(bronze.text(), facts.text(),
           SnapshotFacts.targets(spark, facts, SnapshotFacts.SNAPSHOT_OPEN));
     }
+  }
 
-    ApplyPlan plan = ApplyPlan.decide(position, seen.newest(), whole, seen.openLsn(), seen.chunks());
-    Column change = op.notEqual(0);
-    Column base = switch (plan.base().kind()) {
-      // Every row of a snapshot S is stamped at or after S (a chunk's at its wave's stamp).
-      case SNAPSHOT_AND_LATER_CHANGES -> lsn.geq(lit(plan.snapshot()))
-          .and(change.and(lsn.gt(lit(plan.snapshot()))).or(op.equalTo(0).and(snapshotId.equalTo(plan.snapshot()))));
-      case ALL_CHANGES -> change;
-      case CHANGES_AFTER -> change.and(lsn.gt(lit(plan.base().lsn())));
-    };
-    Dataset<Row> rows = pinned.where(base);
-    Dataset<Row> waves = null;
-    if (!plan.newChunks().isEmpty()) {
-      if (!columns.hasSnapshot() || !columns.hasChunk()) {
-        throw SilverErrors.badChunkFacts(facts + " announces chunks of snapshot " + plan.openLsn() + ", but " + bronze
-            + " has no _snapshot/_chunk columns to hold them.");
-      }
-      waves = pinned.where(op.equalTo(0).and(col(CdcColumns.SNAPSHOT).equalTo(plan.openLsn()))
-          .and(col(CdcColumns.CHUNK).isin(plan.newChunks().keySet().toArray())));
-      rows = rows.unionByName(waves);
-    }
-
-    // One pass over the call's rows: another table's instance, the newest change, and the keys' spread.
-    boolean mayPrune = pruneByKeys && !plan.rebuild() && plan.newChunks().isEmpty()
-        && columns.missingKeys().isEmpty();
-    List<Column> aggs = new ArrayList<>();
-    aggs.add(max(when(not(ours), col(CdcColumns.CAPTURE_INSTANCE))));
-    aggs.add(max(when(ours.and(change), lsn)));
-    List<String> keyCols = columns.keys();
-    if (mayPrune) {
-      for (String k : keyCols) {
-        Column kc = col(MergeRules.quote(k));
-        aggs.add(min(when(ours, kc)));
-        aggs.add(max(when(ours, kc)));
-        aggs.add(max(when(ours.and(kc.isNull()), lit(true))));
-      }
-      aggs.add(approx_count_distinct(when(ours, struct(keyCols.stream().map(k -> col(MergeRules.quote(k)))
-          .toArray(Column[]::new)))));
-    }
-    Row stats = rows.agg(aggs.get(0), aggs.subList(1, aggs.size()).toArray(Column[]::new)).first();
-    if (!stats.isNullAt(0)) {
-      throw SilverErrors.otherCaptureInstance(bronze.text(), stats.getString(0), captureInstance, reader != null);
-    }
-    String top = stats.isNullAt(1) ? null : stats.getString(1);
-    columns.requireKeys(bronze.text());
-    rows = rows.where(ours);
-
+  private void ensureSilver(BronzeColumns columns) {
     String silverColumns = "silver " + silver.text() + " " + columns.capturedNames().stream()
         .map(BronzeColumns::lower).sorted().toList();
     if (!EnsuredTables.contains(spark, silverColumns)) {
       SilverMerge.ensure(spark, silver, columns.captured());
       EnsuredTables.add(spark, silverColumns);
     }
-    ApplyPlan.Outcome outcome = plan.outcome(top, facts != null);
-    String pruned = "-";
-    Row metrics = null;
-    if (outcome.merged()) {
-      if (waves != null) {
-        rows = withWaveExtras(pinned, rows, waves, columns, ours.and(change).and(lsn.gt(lit(plan.openLsn()))), plan,
-            seen);
-      }
-      KeyPruning.Plan prune = mayPrune ? prunePlan(stats, rows, columns)
-          : pruneByKeys ? KeyPruning.plan(plan.rebuild(), waves != null, keyCols, null, List.of())
-          : new KeyPruning.None("switched off");
-      pruned = describe(prune);
-      metrics = SilverMerge.merge(spark, silver, latest(rows, columns), keyCols, columns.written(), plan.rebuild(),
-          SilverMerge.pruning(prune, columns));
-    }
-    steps.accept(ApplyChanges.Step.MERGED);
-    if (outcome.writePosition()) {
-      ControlRows.write(spark, control, silver.text(), outcome.next());
-    }
-    steps.accept(ApplyChanges.Step.POSITION_RECORDED);
-
-    LocalDateTime verdict;
-    if (outcome.holdVerdict()) {
-      verdict = position.finalizedUntil();
-    } else {
-      verdict = Finalization.advance(spark, control.text(), silver.text(), offset(first.bronze()), granularity.text())
-          .orElse(null);
-    }
-    LOG.info("ApplyChanges {} -> {} (bronze version {}): {}; {}; position {}, verdict {} ({} ms)", bronze, silver,
-        version, what(plan, top), metrics == null ? "no MERGE" : "MERGE " + summary(metrics) + ", pruning " + pruned,
-        outcome.next().appliedLsn(), verdict, (System.nanoTime() - t0) / 1_000_000);
-    return new ApplyResult(outcome.rebuilt(), outcome.next().appliedLsn(), verdict, true);
   }
 
   /**
@@ -245,12 +284,12 @@ final class ApplyRun {
    * row never outranks a delete the stream committed after its stamp), and the chunks' range
    * deletes when silver's key is the snapshot's cut key.
    */
-  private Dataset<Row> withWaveExtras(Dataset<Row> pinned, Dataset<Row> rows, Dataset<Row> waves,
-      BronzeColumns columns, Column ourChangesAfterOpen, ApplyPlan plan, SnapshotFacts seen) {
+  private Dataset<Row> waveExtras(Dataset<Row> pinned, Dataset<Row> waves, BronzeColumns columns,
+      Column ourChangesAfterOpen, ApplyPlan plan, SnapshotFacts seen) {
     List<String> keyCols = columns.keys();
     Dataset<Row> held = waves.select(keyCols.stream().map(k -> col(MergeRules.quote(k))).toArray(Column[]::new));
     Dataset<Row> later = pinned.where(ourChangesAfterOpen);
-    rows = rows.unionByName(semi(later, held, keyCols, "left_semi"));
+    Dataset<Row> rows = semi(later, held, keyCols, "left_semi");
     if (RangeDeletes.applies(keyCols, seen.openKeys())) {
       String k = keyCols.get(0);
       var gone = RangeDeletes.rows(spark, silver, k, columns.type(k), plan.newChunks().values(), held);
@@ -271,66 +310,6 @@ final class ApplyRun {
       on = on == null ? c : on.and(c);
     }
     return x.join(y, on, how);
-  }
-
-  /** The latest image per key: rank 1 by {@link ImageOrder}, the written columns and {@code _operation}. */
-  private Dataset<Row> latest(Dataset<Row> rows, BronzeColumns columns) {
-    if (!columns.hasCommandId()) {
-      warnOnce("no _command_id " + bronze, "{} has no _command_id (includeCommandId=false): the changes of one"
-          + " transaction are ordered by _seqval (__$seqval)", bronze);
-    }
-    List<Column> order = new ArrayList<>();
-    for (ImageOrder.SortKey s : ImageOrder.newestFirst(columns.hasCommandId())) {
-      order.add(s.nullsLast() ? col(s.column()).desc_nulls_last() : col(s.column()).desc());
-    }
-    WindowSpec w = Window.partitionBy(columns.keys().stream().map(k -> col(MergeRules.quote(k))).toArray(Column[]::new))
-        .orderBy(order.toArray(Column[]::new));
-    List<Column> out = new ArrayList<>();
-    for (String c : columns.written()) {
-      out.add(col(MergeRules.quote(c)));
-    }
-    out.add(col(CdcColumns.OPERATION));
-    return rows.withColumn(RANK, row_number().over(w)).where(col(RANK).equalTo(1))
-        .select(out.toArray(Column[]::new));
-  }
-
-  /** The pruning plan from the pass's statistics (and, for a few keys, the keys themselves). */
-  private KeyPruning.Plan prunePlan(Row stats, Dataset<Row> rows, BronzeColumns columns) {
-    List<String> keyCols = columns.keys();
-    int i = 2;
-    List<KeyPruning.Range> ranges = new ArrayList<>();
-    for (String k : keyCols) {
-      Object lo = stats.get(i);
-      Object hi = stats.get(i + 1);
-      boolean nulls = !stats.isNullAt(i + 2);
-      i += 3;
-      if (rangeable(columns.type(k))) {
-        ranges.add(new KeyPruning.Range(k, lo, hi, nulls));
-      }
-    }
-    long approx = stats.getLong(i);
-    List<List<Object>> distinct = null;
-    if (approx <= KeyPruning.MAX_POINTS * 2L) {
-      List<Row> ks = rows.select(keyCols.stream().map(k -> col(MergeRules.quote(k))).toArray(Column[]::new))
-          .distinct().limit(KeyPruning.MAX_POINTS + 1).collectAsList();
-      if (ks.size() <= KeyPruning.MAX_POINTS) {
-        distinct = new ArrayList<>();
-        for (Row r : ks) {
-          List<Object> tuple = new ArrayList<>();
-          for (int j = 0; j < keyCols.size(); j++) {
-            tuple.add(r.get(j));
-          }
-          distinct.add(tuple);
-        }
-      }
-    }
-    return KeyPruning.plan(false, false, keyCols, distinct, ranges);
-  }
-
-  /** Types whose order Delta's statistics and Spark's comparisons share. */
-  private static boolean rangeable(DataType t) {
-    return t instanceof NumericType || t instanceof StringType || t instanceof DateType || t instanceof TimestampType
-        || t instanceof TimestampNTZType || t instanceof BooleanType;
   }
 
   /** Bronze's verdict as an end offset; null when it has none (the verdict then stays). */

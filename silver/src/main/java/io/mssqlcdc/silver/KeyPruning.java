@@ -2,6 +2,13 @@ package io.mssqlcdc.silver;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.spark.sql.types.BooleanType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DateType;
+import org.apache.spark.sql.types.NumericType;
+import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.TimestampNTZType;
+import org.apache.spark.sql.types.TimestampType;
 
 /**
  * Which silver files a MERGE may skip (issue 10 item 6): a predicate on silver's key columns alone,
@@ -42,6 +49,12 @@ final class KeyPruning {
   record Range(String column, Object min, Object max, boolean hasNull) {}
 
   private KeyPruning() {}
+
+  /** Whether a key column of type {@code t} is pruned by range: types whose order Delta's statistics and Spark share. */
+  static boolean rangeable(DataType t) {
+    return t instanceof NumericType || t instanceof StringType || t instanceof DateType || t instanceof TimestampType
+        || t instanceof TimestampNTZType || t instanceof BooleanType;
+  }
 
   /**
    * Plans the predicate.

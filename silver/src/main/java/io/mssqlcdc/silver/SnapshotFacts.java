@@ -1,13 +1,9 @@
 package io.mssqlcdc.silver;
 
 import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.get_json_object;
 import static org.apache.spark.sql.functions.lit;
-import static org.apache.spark.sql.functions.max;
-import static org.apache.spark.sql.functions.max_by;
 import static org.apache.spark.sql.functions.not;
-import static org.apache.spark.sql.functions.when;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -35,14 +31,15 @@ import org.apache.spark.sql.SparkSession;
  * @param newest the newest completed snapshot: the greatest {@code max_lsn} of the
  *     {@code bootstrap} and {@code resnapshot} rows (an emptied table's snapshot has only its row);
  *     null when none
- * @param hasRows whether the facts hold any row for bronze
+ * @param hasSnapshotRows whether the facts hold a {@code bootstrap}, {@code resnapshot} or
+ *     {@code snapshot_open} row for bronze
  * @param openLsn the newest chunked {@code snapshot_open} row's LSN S (any generation); null when none
  * @param openKeys the key columns that snapshot's chunks are cut on (its detail's {@code keys}); null
  *     when it names none
  * @param chunks when {@code openLsn} is newer than {@code newest}: the chunks its
  *     {@code snapshot_chunk} rows announce, by index; else empty
  */
-record SnapshotFacts(String newest, boolean hasRows, String openLsn, List<String> openKeys,
+record SnapshotFacts(String newest, boolean hasSnapshotRows, String openLsn, List<String> openKeys,
     Map<Integer, Chunk> chunks) {
 
   static final String BOOTSTRAP = "bootstrap";
@@ -73,23 +70,36 @@ record SnapshotFacts(String newest, boolean hasRows, String openLsn, List<String
             .eqNullSafe("full")))
         : lit(false);
     Column openDetail = hasDetail ? col(FactsColumn.DETAIL.column()) : lit(null).cast("string");
-    Row r = mine.agg(
-        max(when(event.isin(BOOTSTRAP, RESNAPSHOT), maxLsn)),
-        count(lit(1)),
-        max(when(chunkedOpen, maxLsn)),
-        max_by(when(chunkedOpen, openDetail), when(chunkedOpen, maxLsn))).first();
-    String newest = r.isNullAt(0) ? null : r.getString(0);
-    boolean hasRows = r.getLong(1) > 0;
-    String openLsn = r.isNullAt(2) ? null : r.getString(2);
-    if (openLsn == null) {
-      return new SnapshotFacts(newest, hasRows, null, null, Map.of());
+    // Only the snapshot events are read (a handful per snapshot), and collected rather than aggregated (one Spark
+    // job, not two): a batch's row has no event, so Delta's file statistics skip the files of the stream's
+    // batches (one facts row each).
+    List<Row> events = mine.where(event.isin(BOOTSTRAP, RESNAPSHOT, SNAPSHOT_OPEN))
+        .select(event.isin(BOOTSTRAP, RESNAPSHOT), maxLsn, chunkedOpen, openDetail).collectAsList();
+    String newest = null;
+    String openLsn = null;
+    String detail = null;
+    for (Row e : events) {
+      String lsn = e.isNullAt(1) ? null : e.getString(1);
+      if (lsn == null) {
+        continue;
+      }
+      if (e.getBoolean(0)) {
+        newest = Lsns.max(newest, lsn);
+      } else if (!e.isNullAt(2) && e.getBoolean(2) && Lsns.after(lsn, openLsn)) {
+        openLsn = lsn;
+        detail = e.isNullAt(3) ? null : e.getString(3);
+      }
     }
-    List<String> keys = openKeys(r.isNullAt(3) ? null : r.getString(3));
+    boolean hasSnapshotRows = !events.isEmpty();
+    if (openLsn == null) {
+      return new SnapshotFacts(newest, hasSnapshotRows, null, null, Map.of());
+    }
+    List<String> keys = openKeys(detail);
     Map<Integer, Chunk> chunks = Map.of();
     if (Lsns.after(openLsn, newest)) {
       chunks = chunks(mine, openLsn);
     }
-    return new SnapshotFacts(newest, hasRows, openLsn, keys, chunks);
+    return new SnapshotFacts(newest, hasSnapshotRows, openLsn, keys, chunks);
   }
 
   /** The chunks of snapshot {@code s} its {@code snapshot_chunk} rows announce (a duplicate index: the last wins). */
@@ -136,6 +146,12 @@ record SnapshotFacts(String newest, boolean hasRows, String openLsn, List<String
     } catch (Exception e) {
       return null;
     }
+  }
+
+  /** Whether {@code facts} holds any row for {@code bronze} (one row read at most). */
+  static boolean anyRow(SparkSession spark, TableRef facts, String bronze) {
+    return !DeltaTables.read(spark, facts).where(col(FactsColumn.TARGET.column()).equalTo(bronze)).limit(1)
+        .collectAsList().isEmpty();
   }
 
   /** The targets of {@code facts}' rows with {@code event} (all rows when null), sorted, for messages. */

@@ -1,0 +1,202 @@
+package io.mssqlcdc.silver;
+
+import static org.apache.spark.sql.functions.coalesce;
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.max;
+import static org.apache.spark.sql.functions.max_by;
+import static org.apache.spark.sql.functions.min;
+import static org.apache.spark.sql.functions.not;
+import static org.apache.spark.sql.functions.sum;
+import static org.apache.spark.sql.functions.when;
+
+import io.mssqlcdc.connector.CdcColumns;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.storage.StorageLevel;
+
+/**
+ * A call's bronze rows ranked to the latest image per key in one pass over bronze, cached, with
+ * what the call decides by computed in the same pass (issue 13: one read of bronze, not one per
+ * question): another table's capture instance among the rows, the newest change applied, the keys'
+ * spread for pruning the MERGE, and, when the snapshot probe is folded in, the newest whole
+ * snapshot and the chunk rows it saw.
+ *
+ * <p>The latest image of a key is the image of its applied row with the greatest
+ * {@link ImageOrder} order, by {@code max_by} over the order as a struct: a struct compares field
+ * by field with NULL lowest, so rows without {@code _command_id}/{@code _seqval} rank after those
+ * with, as the order says. One aggregation (partial per task, then per key after one shuffle)
+ * rather than a window over every row.
+ *
+ * <p>The cache is released by {@link #close()}; Delta's MERGE materializes its source from it.
+ */
+final class RankedChanges implements AutoCloseable {
+  private static final String IMAGE = "_mssql_cdc_image";
+  private static final String ORDER = "_mssql_cdc_order";
+  private static final String LATEST = "_mssql_cdc_latest";
+  private static final String OTHER = "_mssql_cdc_other";
+  private static final String TOP = "_mssql_cdc_top";
+  private static final String WHOLE = "_mssql_cdc_whole";
+  private static final String CHUNKS = "_mssql_cdc_chunks";
+  private static final int KEY_STATS = 5;
+
+  private final Dataset<Row> perKey;
+  private final Row stats;
+  private final BronzeColumns columns;
+  private final boolean keyStats;
+
+  private RankedChanges(Dataset<Row> perKey, Row stats, BronzeColumns columns, boolean keyStats) {
+    this.perKey = perKey;
+    this.stats = stats;
+    this.columns = columns;
+    this.keyStats = keyStats;
+  }
+
+  /** Which of the rows read a pass takes for what. */
+  record Marks(Column base, Column probe, Column ours, Column change, Column snapshotId, Column chunked) {}
+
+  /**
+   * Ranks {@code rows} (bronze at the pinned version, filtered to what the call reads) and computes
+   * the statistics: one Spark action, after which the per-key rows are cached.
+   *
+   * @param rows the rows read
+   * @param marks which are the call's rows ({@code base}: its changes, snapshot rows and waves, of any
+   *     instance), which the snapshot probe's ({@code probe}: {@code lit(false)} when not folded in),
+   *     which of this table's instances, which changes, and each row's snapshot id and chunk flag
+   * @param extras rows applied besides (the waves' later changes and range deletes), of this table;
+   *     null when none
+   * @param keyStats whether to compute the keys' ranges (the MERGE may be pruned)
+   */
+  static RankedChanges rank(Dataset<Row> rows, Marks marks, Dataset<Row> extras, BronzeColumns columns,
+      boolean keyStats) {
+    Column applied = coalesce(marks.base().and(marks.ours()), lit(false));
+    Dataset<Row> input = rows.select(inputColumns(columns, applied,
+        when(marks.base().and(not(marks.ours())), col(CdcColumns.CAPTURE_INSTANCE)),
+        when(coalesce(applied.and(marks.change()), lit(false)), col(CdcColumns.START_LSN)),
+        when(coalesce(marks.probe().and(not(marks.chunked())), lit(false)), marks.snapshotId()),
+        when(coalesce(marks.probe().and(marks.chunked()), lit(false)), lit(1))));
+    if (extras != null) {
+      input = input.unionByName(extras.select(inputColumns(columns, lit(true), lit(null).cast("string"),
+          lit(null).cast("string"), lit(null).cast("string"), lit(null).cast("int"))));
+    }
+    Column[] keys = columns.keys().stream().map(k -> col(MergeRules.quote(k))).toArray(Column[]::new);
+    Dataset<Row> perKey = input.groupBy(keys).agg(max_by(col(IMAGE), col(ORDER)).as(LATEST), max(col(OTHER)).as(OTHER),
+            max(col(TOP)).as(TOP), max(col(WHOLE)).as(WHOLE), count(col(CHUNKS)).as(CHUNKS))
+        .persist(StorageLevel.MEMORY_AND_DISK());
+    try {
+      Column has = col(LATEST).isNotNull();
+      List<Column> aggs = new ArrayList<>(List.of(max(col(OTHER)), max(col(TOP)), count(when(has, lit(1))),
+          max(col(WHOLE)), sum(col(CHUNKS))));
+      if (keyStats) {
+        for (String k : columns.keys()) {
+          Column kc = col(MergeRules.quote(k));
+          aggs.add(min(when(has, kc)));
+          aggs.add(max(when(has, kc)));
+          aggs.add(max(when(has.and(kc.isNull()), lit(true))));
+        }
+      }
+      Row stats = perKey.agg(aggs.get(0), aggs.subList(1, aggs.size()).toArray(Column[]::new)).first();
+      return new RankedChanges(perKey, stats, columns, keyStats);
+    } catch (RuntimeException | Error e) {
+      perKey.unpersist(false);
+      throw e;
+    }
+  }
+
+  private static Column[] inputColumns(BronzeColumns columns, Column applied, Column other, Column top, Column whole,
+      Column chunk) {
+    List<Column> out = new ArrayList<>();
+    for (String k : columns.keys()) {
+      out.add(col(MergeRules.quote(k)));
+    }
+    List<Column> image = new ArrayList<>();
+    for (String c : columns.written()) {
+      image.add(col(MergeRules.quote(c)));
+    }
+    image.add(col(CdcColumns.OPERATION));
+    List<Column> order = new ArrayList<>();
+    for (ImageOrder.SortKey k : ImageOrder.newestFirst(columns.hasCommandId())) {
+      order.add(col(k.column()));
+    }
+    out.add(org.apache.spark.sql.functions.struct(image.toArray(Column[]::new)).as(IMAGE));
+    out.add(when(applied, org.apache.spark.sql.functions.struct(order.toArray(Column[]::new))).as(ORDER));
+    out.add(other.as(OTHER));
+    out.add(top.as(TOP));
+    out.add(whole.cast("string").as(WHOLE));
+    out.add(chunk.cast("int").as(CHUNKS));
+    return out.toArray(Column[]::new);
+  }
+
+  /** The latest image of every key applied: the written columns and {@code _operation}, one row per key. */
+  Dataset<Row> latest() {
+    return perKey.where(col(LATEST).isNotNull()).select(col(LATEST + ".*"));
+  }
+
+  /** The greatest name of another table's capture instance among the call's rows; null when none. */
+  String otherInstance() {
+    return stats.isNullAt(0) ? null : stats.getString(0);
+  }
+
+  /** The newest change LSN applied; null when none. */
+  String top() {
+    return stats.isNullAt(1) ? null : stats.getString(1);
+  }
+
+  /** How many keys are applied. */
+  long keysApplied() {
+    return stats.getLong(2);
+  }
+
+  /** The probe's newest whole snapshot id; null when none (or not probed). */
+  String whole() {
+    return stats.isNullAt(3) ? null : stats.getString(3);
+  }
+
+  /** The probe's chunk rows (0 when not probed). */
+  long chunkRows() {
+    return stats.isNullAt(4) ? 0 : stats.getLong(4);
+  }
+
+  /** Per key column (those whose type has an order) the range of the keys applied, for pruning; empty without. */
+  List<KeyPruning.Range> ranges() {
+    List<KeyPruning.Range> out = new ArrayList<>();
+    if (!keyStats) {
+      return out;
+    }
+    int i = KEY_STATS;
+    for (String k : columns.keys()) {
+      Object lo = stats.get(i);
+      Object hi = stats.get(i + 1);
+      boolean nulls = !stats.isNullAt(i + 2);
+      i += 3;
+      if (KeyPruning.rangeable(columns.type(k))) {
+        out.add(new KeyPruning.Range(k, lo, hi, nulls));
+      }
+    }
+    return out;
+  }
+
+  /** The keys applied, one tuple each (values in key order); call when they are few. */
+  List<List<Object>> keys() {
+    List<String> keyCols = columns.keys();
+    List<List<Object>> out = new ArrayList<>();
+    for (Row r : latest().select(keyCols.stream().map(k -> col(MergeRules.quote(k))).toArray(Column[]::new))
+        .collectAsList()) {
+      List<Object> tuple = new ArrayList<>();
+      for (int j = 0; j < keyCols.size(); j++) {
+        tuple.add(r.get(j));
+      }
+      out.add(tuple);
+    }
+    return out;
+  }
+
+  @Override
+  public void close() {
+    perKey.unpersist(false);
+  }
+}

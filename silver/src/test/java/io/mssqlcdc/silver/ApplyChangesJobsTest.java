@@ -1,0 +1,69 @@
+package io.mssqlcdc.silver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * How many Spark jobs one ApplyChanges call runs (counted, not timed; issue 13 item 4). Each job is
+ * a scheduling round trip, and most stand for a read of a table's log or files, so the count is
+ * what keeps a call that applies a small batch cheap. The bounds are what a call needs today (before
+ * the issue 13 work: 49 for the first call, 14 for a call with nothing new, 54 for a batch):
+ * <ul>
+ *   <li>the control table read (2 of Delta's file-filtering jobs and the read), the facts' snapshot
+ *       events (the same), bronze's version (its history);
+ *   <li>one pass over bronze (filtering, the ranking's shuffle, the statistics over the cached
+ *       ranking: the snapshot probe rides along), and the batch's keys when they are few;
+ *   <li>silver's MERGE (Delta: materializing its source, finding the files to rewrite, writing) and one
+ *       MERGE into the control table for the position and the verdict together.
+ * </ul>
+ * Measured: 30, 9 and 31 on a quiet machine; up to 3 more under load (Delta computes a table's
+ * snapshot after a commit in the background, and a MERGE that starts before it is done computes it
+ * itself), hence the bounds. A change that adds a job must say why here and raise the bound.
+ */
+class ApplyChangesJobsTest {
+  private static final List<String> BY_ID = List.of("code", "status");
+  private static final int FIRST_CALL = 33;
+  private static final int NOTHING_NEW = 11;
+  private static final int BATCH = 35;
+
+  @TempDir Path tmp;
+
+  @Test
+  void aCallRunsABoundedNumberOfSparkJobs() throws Exception {
+    SilverFixture f = new SilverFixture(tmp);
+    Workload.createTable(f.db);
+    Workload w = new Workload(f.db, 5);
+    w.commit(12);
+    f.await(f.stream("dbo_orders").bootstrap(true).toDelta());
+    w.commit(10);
+    f.await(f.stream("dbo_orders").toDelta());
+    String silver = f.silver("silver");
+
+    // The first call: the control table created, silver created and rebuilt from the bootstrap snapshot.
+    SparkJobs.Run<ApplyResult> first = SparkJobs.count(SilverFixture.SPARK, () -> f.apply(silver, "dbo_orders").run());
+    assertThat(first.value().rebuilt()).isTrue();
+    assertThat(first.count()).as("jobs of the first call:\n%s", first.listing()).isLessThanOrEqualTo(FIRST_CALL);
+    assertThat(SilverFixture.rows(silver, "order_id", BY_ID)).isEqualTo(f.table("order_id", BY_ID));
+
+    // Nothing new: no MERGE, nothing written.
+    SparkJobs.Run<ApplyResult> idle = SparkJobs.count(SilverFixture.SPARK, () -> f.apply(silver, "dbo_orders").run());
+    assertThat(idle.value().appliedLsn()).isEqualTo(first.value().appliedLsn());
+    assertThat(idle.count()).as("jobs of a call with nothing new:\n%s", idle.listing())
+        .isLessThanOrEqualTo(NOTHING_NEW);
+    assertThat(idle.jobs()).as("a call with nothing new runs no MERGE").noneMatch(j -> j.contains("MERGE"));
+
+    // A batch of changes after the position.
+    w.commit(5);
+    f.await(f.stream("dbo_orders").toDelta());
+    SparkJobs.Run<ApplyResult> next = SparkJobs.count(SilverFixture.SPARK, () -> f.apply(silver, "dbo_orders").run());
+    assertThat(next.value().rebuilt()).isFalse();
+    assertThat(next.count()).as("jobs of a call applying a batch:\n%s", next.listing()).isLessThanOrEqualTo(BATCH);
+    assertThat(SilverFixture.rows(silver, "order_id", BY_ID)).isEqualTo(f.table("order_id", BY_ID));
+    System.out.printf("ApplyChanges jobs per call: first %d, nothing new %d, batch %d%n", first.count(), idle.count(),
+        next.count());
+  }
+}

@@ -1,0 +1,129 @@
+package io.mssqlcdc.silver;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.lower;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mssqlcdc.connector.CdcColumns;
+import io.mssqlcdc.sink.SharedDeltaSpark;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The one-pass ranking (issue 13): which bronze row is a key's latest image, written by hand so the
+ * expected images do not come from the code under test, and what the pass reports besides.
+ */
+class RankedChangesTest {
+  private static final SparkSession SPARK = SharedDeltaSpark.spark();
+  private static final LocalDateTime T = LocalDateTime.of(2026, 3, 1, 10, 0);
+  private static final StructType BRONZE = new StructType()
+      .add(CdcColumns.CAPTURE_INSTANCE, DataTypes.StringType)
+      .add(CdcColumns.START_LSN, DataTypes.StringType)
+      .add(CdcColumns.SEQVAL, DataTypes.StringType)
+      .add(CdcColumns.OPERATION, DataTypes.IntegerType)
+      .add(CdcColumns.COMMAND_ID, DataTypes.IntegerType)
+      .add(CdcColumns.COMMIT_TS, DataTypes.TimestampNTZType)
+      .add("id", DataTypes.IntegerType)
+      .add("name", DataTypes.StringType)
+      .add(CdcColumns.BATCH_ID, DataTypes.IntegerType)
+      .add(CdcColumns.SNAPSHOT, DataTypes.StringType)
+      .add(CdcColumns.CHUNK, DataTypes.IntegerType);
+
+  private static String lsn(int n) {
+    return String.format("0x%020X", n);
+  }
+
+  private static Row change(String instance, int lsn, int seq, int op, Integer command, Integer id, String name) {
+    return RowFactory.create(instance, lsn(lsn), lsn(seq), op, command, T.plusSeconds(lsn), id, name, 1, null, null);
+  }
+
+  private static Row snapshot(int lsn, Integer id, String name, Integer chunk) {
+    return RowFactory.create("dbo_orders", lsn(lsn), null, 0, null, T.plusSeconds(lsn), id, name, null, lsn(lsn),
+        chunk);
+  }
+
+  private static RankedChanges rank(List<Row> rows, Column probe) {
+    Dataset<Row> df = SPARK.createDataFrame(rows, BRONZE);
+    BronzeColumns columns = BronzeColumns.of(BRONZE, "bronze", List.of("id"));
+    Column ours = lower(col(CdcColumns.CAPTURE_INSTANCE)).isin("dbo_orders");
+    Column op = col(CdcColumns.OPERATION);
+    Column base = probe == null ? lit(true) : op.notEqual(0);
+    return RankedChanges.rank(df, new RankedChanges.Marks(base, probe == null ? lit(false) : probe, ours,
+        op.notEqual(0), col(CdcColumns.SNAPSHOT), col(CdcColumns.CHUNK).isNotNull()), null, columns, true);
+  }
+
+  /** id → "name op _start_lsn" of the latest images. */
+  private static Map<String, String> images(RankedChanges r) {
+    Map<String, String> out = new TreeMap<>();
+    for (Row x : r.latest().collectAsList()) {
+      out.put(String.valueOf((Object) x.getAs("id")), x.getAs("name") + " " + x.getAs(CdcColumns.OPERATION) + " "
+          + x.getAs(CdcColumns.START_LSN));
+    }
+    return out;
+  }
+
+  @Test
+  void theLatestImageIsTheGreatestLsnCommandSeqvalOperationWithNullsLast() {
+    List<Row> rows = new ArrayList<>(List.of(
+        // 1: a later commit wins, whatever its command and seqval
+        change("dbo_orders", 5, 9, 2, 7, 1, "old"), change("dbo_orders", 6, 1, 4, 1, 1, "new"),
+        // 2: one update: its after image (4) outranks its before image (3)
+        change("dbo_orders", 6, 2, 3, 1, 2, "before"), change("dbo_orders", 6, 2, 4, 1, 2, "after"),
+        // 3: one transaction: the later statement wins over a greater seqval
+        change("dbo_orders", 6, 8, 4, 1, 3, "first statement"), change("dbo_orders", 6, 3, 1, 2, 3, null),
+        // 4: a snapshot row and a change at its LSN: the change (NULL _command_id/_seqval rank last)
+        snapshot(7, 4, "snapshot", null), change("dbo_orders", 7, 1, 4, 1, 4, "changed at the stamp"),
+        // the NULL key is one key
+        change("dbo_orders", 5, 1, 2, 1, null, "null key old"), change("dbo_orders", 8, 1, 4, 1, null, "null key new"),
+        // names of instances match ignoring case
+        change("DBO_Orders", 9, 1, 2, 1, 5, "upper case instance")));
+    try (RankedChanges r = rank(rows, null)) {
+      Map<String, String> expected = new TreeMap<>();
+      expected.put("1", "new 4 " + lsn(6));
+      expected.put("2", "after 4 " + lsn(6));
+      expected.put("3", "null 1 " + lsn(6));
+      expected.put("4", "changed at the stamp 4 " + lsn(7));
+      expected.put("null", "null key new 4 " + lsn(8));
+      expected.put("5", "upper case instance 2 " + lsn(9));
+      assertThat(images(r)).isEqualTo(expected);
+      assertThat(r.otherInstance()).isNull();
+      assertThat(r.top()).isEqualTo(lsn(9));
+      assertThat(r.keysApplied()).isEqualTo(6);
+      assertThat(r.ranges()).singleElement().satisfies(range -> {
+        assertThat(range.min()).isEqualTo(1);
+        assertThat(range.max()).isEqualTo(5);
+        assertThat(range.hasNull()).isTrue();
+      });
+      assertThat(r.keys()).hasSize(6).contains(java.util.Arrays.asList((Object) null));
+    }
+  }
+
+  @Test
+  void anotherInstancesRowsAreReportedNotAppliedAndTheProbeCountsSnapshotsBeside() {
+    List<Row> rows = List.of(
+        change("dbo_orders", 5, 1, 2, 1, 1, "ours"),
+        change("dbo_other", 6, 1, 2, 1, 2, "theirs"),
+        change("dbo_other", 6, 2, 2, 1, 1, "theirs too"),
+        snapshot(10, 3, "whole", null), snapshot(12, 4, "chunk", 0), snapshot(12, 5, "chunk", 0));
+    Column probe = col(CdcColumns.OPERATION).equalTo(0);
+    try (RankedChanges r = rank(rows, probe)) {
+      assertThat(r.otherInstance()).isEqualTo("dbo_other");
+      assertThat(images(r)).isEqualTo(Map.of("1", "ours 2 " + lsn(5)));
+      assertThat(r.top()).isEqualTo(lsn(5));
+      assertThat(r.whole()).isEqualTo(lsn(10));
+      assertThat(r.chunkRows()).isEqualTo(2);
+    }
+  }
+}
