@@ -3,16 +3,18 @@ package io.mssqlcdc.connector;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.spark.sql.catalyst.expressions.SpecificInternalRow;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * The captured columns of an output row (reference-behaviour §4), shared by the stream's and the
- * snapshot's row building: one {@link SparkValues.Converter} per captured field, chosen once;
- * each value read from its position in the source row, NULL where the source has none (a
- * column the table or capture instance no longer has); and the approximate in-memory bytes of
- * what was built. The metadata columns before them are each reader's own business.
+ * snapshot's row building: one {@link ColumnWriter} per captured field, chosen once; each value
+ * read from its position in the source row and written into the reader's reused row, NULL where
+ * the source has none (a column the table or capture instance no longer has); and the
+ * approximate in-memory bytes of what was built. The metadata columns before them are each
+ * reader's own business.
  */
 public final class CapturedValues {
   /** The current source row: value {@code i} of what was requested. */
@@ -23,7 +25,7 @@ public final class CapturedValues {
 
   private final int first;
   private final int[] positions;
-  private final SparkValues.Converter[] converters;
+  private final ColumnWriter[] writers;
   private final List<String> names;
   private long bytes;
 
@@ -43,11 +45,11 @@ public final class CapturedValues {
   public CapturedValues(StructField[] fields, int first, int[] positions, boolean allowPrecisionLoss) {
     this.first = first;
     this.positions = positions.clone();
-    this.converters = new SparkValues.Converter[positions.length];
+    this.writers = new ColumnWriter[positions.length];
     List<String> n = new ArrayList<>(positions.length);
     for (int i = 0; i < positions.length; i++) {
       StructField f = fields[first + i];
-      converters[i] = SparkValues.converter(f.name(), f.dataType(), allowPrecisionLoss);
+      writers[i] = ColumnWriter.of(f.name(), f.dataType(), allowPrecisionLoss);
       n.add(f.name());
     }
     this.names = List.copyOf(n);
@@ -72,23 +74,25 @@ public final class CapturedValues {
 
   /** Number of captured fields. */
   public int count() {
-    return converters.length;
+    return writers.length;
   }
 
   /**
-   * Casts the source row's values into {@code row[first ..]} (leaving NULL where the source has
-   * no value) and adds their size to {@link #bytes()}.
+   * Casts the source row's values into {@code row[first ..]} and adds their size to
+   * {@link #bytes()}. Positions the source has no value for are never written: they stay NULL
+   * in a row the caller reuses.
    *
    * @return the approximate bytes of the values written
    */
-  public long fill(Object[] row, Source source) {
+  public long fill(SpecificInternalRow row, Source source) {
     long size = 0;
-    for (int i = 0; i < converters.length; i++) {
-      int p = positions[i];
-      if (p >= 0) {
-        Object v = converters[i].convert(source.value(p));
-        row[first + i] = v;
-        size += sizeOf(v);
+    int[] p = positions;
+    ColumnWriter[] w = writers;
+    int f = first;
+    for (int i = 0; i < w.length; i++) {
+      int at = p[i];
+      if (at >= 0) {
+        size += w[i].write(source.value(at), row, f + i);
       }
     }
     bytes += size;

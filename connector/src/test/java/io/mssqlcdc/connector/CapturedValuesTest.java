@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
+import org.apache.spark.sql.catalyst.expressions.SpecificInternalRow;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.types.StructField;
@@ -27,35 +28,39 @@ class CapturedValuesTest {
     CapturedValues c = new CapturedValues(FIELDS, 1, new int[] {2, -1, 0, -1});
     assertThat(c.names()).containsExactly("id", "name", "amount", "wide");
     assertThat(c.count()).isEqualTo(4);
-    Object[] row = new Object[5];
-    row[0] = "kept";
+    SpecificInternalRow row = new SpecificInternalRow(new StructType(FIELDS));
+    row.update(0, UTF8String.fromString("kept"));
     List<Object> source = List.of(new BigDecimal("12.50"), "ignored", 7);
     long size = c.fill(row, source::get);
-    assertThat(row[0]).as("metadata untouched").isEqualTo("kept");
-    assertThat(row[1]).isEqualTo(7);
-    assertThat(row[2]).as("absent column").isNull();
-    assertThat(row[3]).isEqualTo(Decimal.apply(new BigDecimal("12.50"), 18, 2));
-    assertThat(row[4]).isNull();
+    assertThat(row.getUTF8String(0)).as("metadata untouched").hasToString("kept");
+    assertThat(row.getInt(1)).isEqualTo(7);
+    assertThat(row.isNullAt(2)).as("absent column").isTrue();
+    assertThat(row.getDecimal(3, 18, 2)).isEqualTo(Decimal.apply(new BigDecimal("12.50"), 18, 2));
+    assertThat(row.isNullAt(4)).isTrue();
     assertThat(size).isEqualTo(4 + 8);
     assertThat(c.bytes()).isEqualTo(12);
-    c.fill(new Object[5], source::get);
+    c.fill(row(), source::get);
     assertThat(c.bytes()).as("accumulates").isEqualTo(24);
   }
 
   @Test
   void inOrderReadsEveryFieldFromTheSamePosition() {
     CapturedValues c = CapturedValues.inOrder(FIELDS, 1);
-    Object[] row = new Object[5];
+    SpecificInternalRow row = row();
     List<Object> source = List.of(1, "ab", new BigDecimal("1.00"), new BigDecimal("2.00"));
     assertThat(c.fill(row, source::get)).isEqualTo(4 + 2 + 8 + 16);
-    assertThat(row[2]).isEqualTo(UTF8String.fromString("ab"));
+    assertThat(row.getUTF8String(2)).isEqualTo(UTF8String.fromString("ab"));
   }
 
   @Test
   void aValueThatDoesNotCastNamesTheColumn() {
     CapturedValues c = CapturedValues.inOrder(FIELDS, 1);
     List<Object> source = List.of("not a number", "x", BigDecimal.ONE, BigDecimal.ONE);
-    assertThatThrownBy(() -> c.fill(new Object[5], source::get)).hasMessageContaining("id");
+    assertThatThrownBy(() -> c.fill(row(), source::get)).hasMessageContaining("id");
+  }
+
+  private static SpecificInternalRow row() {
+    return new SpecificInternalRow(new StructType(FIELDS));
   }
 
   @Test

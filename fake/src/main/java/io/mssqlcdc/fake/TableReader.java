@@ -53,7 +53,7 @@ final class TableReader {
     if (keys.length == 0 && !query.range().isAll()) {
       throw FakeErrors.invalidArgument("A key range on " + t.qualified(), query.range(), "KeyRange.ALL when no keys are given");
     }
-    TableRowsFile.Reader rows = open(t);
+    TableRowsFile.Reader rows = open(t, columns, keys);
     return new RowCursor() {
       private Object[] current;
 
@@ -95,7 +95,7 @@ final class TableReader {
     int[] keys = indexes(t, List.of(key));
     Object min = null;
     Object max = null;
-    try (TableRowsFile.Reader rows = open(t)) {
+    try (TableRowsFile.Reader rows = open(t, keys)) {
       if (rows != null) {
         for (Object[] row = rows.next(); row != null; row = rows.next()) {
           Object v = row[keys[0]];
@@ -127,7 +127,7 @@ final class TableReader {
     TableState t = table(ref);
     int[] keys = indexes(t, keyColumns);
     List<List<Object>> all = new ArrayList<>();
-    try (TableRowsFile.Reader rows = open(t)) {
+    try (TableRowsFile.Reader rows = open(t, keys)) {
       if (rows != null) {
         for (Object[] row = rows.next(); row != null; row = rows.next()) {
           all.add(key(row, keys));
@@ -173,7 +173,7 @@ final class TableReader {
     int k = t.columns.indexOf(c);
     TreeMap<Long, long[]> rows = new TreeMap<>();
     TreeMap<Long, BigInteger> sums = new TreeMap<>();
-    try (TableRowsFile.Reader file = open(t)) {
+    try (TableRowsFile.Reader file = open(t, new int[] {k})) {
       if (file != null) {
         for (Object[] row = file.next(); row != null; row = file.next()) {
           Object v = row[k];
@@ -197,7 +197,7 @@ final class TableReader {
     TableState t = table(ref);
     int[] keys = keyIndexes(t, "The key maximum", keyColumns, false);
     List<Object> max = null;
-    try (TableRowsFile.Reader rows = open(t)) {
+    try (TableRowsFile.Reader rows = open(t, keys)) {
       if (rows != null) {
         for (Object[] row = rows.next(); row != null; row = rows.next()) {
           List<Object> key = key(row, keys);
@@ -219,7 +219,7 @@ final class TableReader {
     int[] keys = keyIndexes(t, "A keyset bound", keyColumns, !range.isAll());
     checkArity(keyColumns.size(), range);
     List<List<Object>> in = new ArrayList<>();
-    try (TableRowsFile.Reader rows = open(t)) {
+    try (TableRowsFile.Reader rows = open(t, keys)) {
       if (rows != null) {
         for (Object[] row = rows.next(); row != null; row = rows.next()) {
           List<Object> key = key(row, keys);
@@ -267,8 +267,18 @@ final class TableReader {
     }
   }
 
-  private TableRowsFile.Reader open(TableState t) {
-    return t.rowsFile == null ? null : new TableRowsFile.Reader(store.file(t.rowsFile), t.columns.size());
+  /** The table's rows, decoding only the columns {@code needed} (row indexes; the others read as NULL). */
+  private TableRowsFile.Reader open(TableState t, int[]... needed) {
+    if (t.rowsFile == null) {
+      return null;
+    }
+    boolean[] decode = new boolean[t.columns.size()];
+    for (int[] cols : needed) {
+      for (int c : cols) {
+        decode[c] = true;
+      }
+    }
+    return new TableRowsFile.Reader(store.file(t.rowsFile), t.columns.size(), decode);
   }
 
   private static List<Object> key(Object[] row, int[] keys) {

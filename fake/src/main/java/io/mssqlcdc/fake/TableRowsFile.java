@@ -34,9 +34,17 @@ final class TableRowsFile {
     private final FastInput in;
     private final int columns;
     private final int width;
+    /** Columns to decode (the others are skipped and read as NULL); null: all. */
+    private final boolean[] decode;
     private long left;
 
     Reader(Path file, int width) {
+      this(file, width, null);
+    }
+
+    /** @param decode the columns to decode, the others skipped (NULL in the rows); null: all */
+    Reader(Path file, int width, boolean[] decode) {
+      this.decode = decode;
       try {
         this.in = new FastInput(Files.newInputStream(file), 1 << 16);
       } catch (IOException e) {
@@ -62,8 +70,13 @@ final class TableRowsFile {
       }
       left--;
       Object[] row = new Object[width];
+      boolean[] d = decode;
       for (int i = 0; i < columns; i++) {
-        row[i] = ValueCodec.read(in);
+        if (d == null || (i < d.length && d[i])) {
+          row[i] = ValueCodec.read(in);
+        } else {
+          ValueCodec.skip(in);
+        }
       }
       return row;
     }

@@ -27,7 +27,7 @@ import org.apache.spark.sql.types.StructType;
  * Issue 13 case 7: the fake's own per-row cost against the whole per-row path of a partition
  * reader, on one thread, no Spark job: {@code fake} iterates the fake's change cursor touching
  * every value; {@code + rows} adds the connector's row building (metadata columns, each value
- * cast to its Spark type, a {@code GenericInternalRow}); {@code + UnsafeRow} adds the
+ * cast to its Spark type into the converter's reused row); {@code + UnsafeRow} adds the
  * {@code UnsafeProjection} Spark applies to a row-based reader's rows. The fake's share of the
  * per-row cost is {@code fake / (+ UnsafeRow)} in time, the ratio reported; the rest is the
  * connector's and Spark's. These are also the instruments of the row-path optimisations
@@ -122,7 +122,7 @@ public final class FakeCostCase implements BenchCase {
             "ratio = the fake's share of the per-row time (fake / whole row path); the rest is the connector's"
                 + " and Spark's", details, checks),
         Figure.compared("7 fake cost", label + ": row building", "rows/s", Comparison.rates(s.get("+ rows")),
-            "the fake's cursor alone", fake, null, "fake cursor + ChangeRowConverter (GenericInternalRow)", Map.of(),
+            "the fake's cursor alone", fake, null, "fake cursor + ChangeRowConverter (its reused row)", Map.of(),
             Map.of()));
   }
 

@@ -6,7 +6,7 @@ import io.mssqlcdc.connector.CdcColumns;
 import io.mssqlcdc.connector.SparkValues;
 import java.time.Instant;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.expressions.SpecificInternalRow;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.unsafe.types.UTF8String;
 
@@ -15,41 +15,37 @@ import org.apache.spark.unsafe.types.UTF8String;
  * ({@code _operation = 0}, {@code _seqval} and {@code _command_id} NULL, {@code _start_lsn} and
  * {@code _commit_ts} from the stamp), each captured column cast to its declared type (NULL when
  * the table no longer has it or it is computed: {@link CapturedValues}, shared with the stream),
- * and {@code _chunk} last when chunked.
+ * and {@code _chunk} last when chunked. The constants are written once into one reused row that
+ * each call re-fills (Spark copies a row-based scan's rows, as {@code ChangeRowConverter} says).
  */
 final class SnapshotRows {
-  private final int width;
   private final CapturedValues captured;
-  private final Object[] metadata;
-  private final Integer chunk;
+  private final SpecificInternalRow row;
   private RowCursor cursor;
   private CapturedValues.Source values;
 
   SnapshotRows(SnapshotRead read, Integer chunk) {
     StructField[] fields = read.schema().fields();
     boolean includeCommandId = read.options().includeCommandId();
-    this.width = fields.length;
     this.captured = new CapturedValues(fields, CdcColumns.metadataFields(includeCommandId).size(),
         read.columns().source(), read.options().allowPrecisionLoss());
+    this.row = new SpecificInternalRow(read.schema());
+    row.update(0, UTF8String.fromString(read.captureInstance()));
+    row.update(1, UTF8String.fromString(read.stamp().lsn().toString()));
+    row.setInt(3, 0);
     Instant ts = read.stamp().commitTs();
-    Object commitTs = ts == null ? null : SparkValues.micros(ts);
-    UTF8String ci = UTF8String.fromString(read.captureInstance());
-    UTF8String lsn = UTF8String.fromString(read.stamp().lsn().toString());
-    this.metadata = includeCommandId
-        ? new Object[] {ci, lsn, null, 0, null, commitTs}
-        : new Object[] {ci, lsn, null, 0, commitTs};
-    this.chunk = read.chunked() ? chunk : null;
+    if (ts != null) {
+      row.setLong(includeCommandId ? 5 : 4, SparkValues.micros(ts));
+    }
+    if (read.chunked() && chunk != null) {
+      row.setInt(fields.length - 1, chunk);
+    }
   }
 
-  /** The row at the cursor's current position (a new row each call: Spark may hold on to it). */
+  /** The row at the cursor's current position, in the reused row (valid until the next call). */
   InternalRow row(RowCursor cursor) {
-    Object[] values = new Object[width];
-    System.arraycopy(metadata, 0, values, 0, metadata.length);
-    captured.fill(values, source(cursor));
-    if (chunk != null) {
-      values[width - 1] = chunk;
-    }
-    return new GenericInternalRow(values);
+    captured.fill(row, source(cursor));
+    return row;
   }
 
   private CapturedValues.Source source(RowCursor c) {

@@ -5,10 +5,11 @@ import io.mssqlcdc.connector.CapturedValues;
 import io.mssqlcdc.connector.CdcColumns;
 import io.mssqlcdc.connector.SparkValues;
 import io.mssqlcdc.lsn.Lsn;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.expressions.SpecificInternalRow;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
 
@@ -17,15 +18,24 @@ import org.apache.spark.unsafe.types.UTF8String;
  * schema: the metadata columns, then every captured column cast to its declared type
  * ({@link CapturedValues}, shared with the snapshot). One per partition; it also estimates the
  * bytes of what it produced (the metadata columns' fixed share plus the captured values).
+ *
+ * <p>Every call re-fills and returns the same mutable row (primitive slots, no boxing): Spark
+ * puts an {@code UnsafeProjection} right above a row-based scan ({@code ProjectExec} in
+ * {@code DataSourceV2Strategy}, for batch and micro-batch scans alike), which copies each row
+ * before the reader moves on, as it does for Spark's own readers that reuse their row. A caller
+ * that keeps rows must {@code copy()} them.
  */
 final class ChangeRowConverter {
+  private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
+
   private final int metadata;
   private final boolean includeCommandId;
   private final CapturedValues captured;
-  private final UTF8String captureInstance;
   private final long metadataBytes;
+  private final SpecificInternalRow row;
+  private final int commitTsOrdinal;
   private Lsn lastLsn;
-  private UTF8String lastLsnText;
+  private Instant lastCommitTime;
   private long bytes;
   private ChangeCursor cursor;
   private CapturedValues.Source values;
@@ -38,8 +48,11 @@ final class ChangeRowConverter {
     this.includeCommandId = schema.getFieldIndex(CdcColumns.COMMAND_ID).isDefined();
     this.metadata = CdcColumns.metadataFields(includeCommandId).size();
     this.captured = CapturedValues.inOrder(schema.fields(), metadata, allowPrecisionLoss);
-    this.captureInstance = UTF8String.fromString(captureInstance);
-    this.metadataBytes = 22L * 2 + 8 * 3 + this.captureInstance.numBytes();
+    UTF8String ci = UTF8String.fromString(captureInstance);
+    this.metadataBytes = 22L * 2 + 8 * 3 + ci.numBytes();
+    this.row = new SpecificInternalRow(schema);
+    this.row.update(0, ci); // the same on every row
+    this.commitTsOrdinal = metadata - 1;
   }
 
   /** The captured columns to request, in schema order. */
@@ -51,20 +64,30 @@ final class ChangeRowConverter {
     return includeCommandId;
   }
 
+  /** The cursor's current row, in the converter's reused row (valid until the next call). */
   InternalRow convert(ChangeCursor c) {
-    Object[] v = new Object[metadata + captured.count()];
-    int i = 0;
-    v[i++] = captureInstance;
-    v[i++] = lsnText(c.startLsn());
-    v[i++] = UTF8String.fromString(c.seqval().toString());
-    v[i++] = c.operation();
+    SpecificInternalRow r = row;
+    Lsn lsn = c.startLsn();
+    if (!lsn.equals(lastLsn)) { // all rows of a transaction share the LSN: render it once
+      lastLsn = lsn;
+      r.update(1, lsnText(lsn));
+    }
+    r.update(2, lsnText(c.seqval()));
+    r.setInt(3, c.operation());
     if (includeCommandId) {
-      v[i++] = c.commandId();
+      r.setInt(4, c.commandId());
     }
     Instant commitTime = c.commitTime();
-    v[i] = commitTime == null ? null : SparkValues.micros(commitTime);
-    bytes += metadataBytes + captured.fill(v, source(c));
-    return new GenericInternalRow(v);
+    if (commitTime != lastCommitTime || lastCommitTime == null) { // one per transaction too
+      lastCommitTime = commitTime;
+      if (commitTime == null) {
+        r.setNullAt(commitTsOrdinal);
+      } else {
+        r.setLong(commitTsOrdinal, SparkValues.micros(commitTime));
+      }
+    }
+    bytes += metadataBytes + captured.fill(r, source(c));
+    return r;
   }
 
   /** Estimated bytes of the rows converted so far. */
@@ -80,12 +103,19 @@ final class ChangeRowConverter {
     return values;
   }
 
-  private UTF8String lsnText(Lsn lsn) {
-    // all rows of a transaction share the LSN: render it once
-    if (!lsn.equals(lastLsn)) {
-      lastLsn = lsn;
-      lastLsnText = UTF8String.fromString(lsn.toString());
+  /** {@link Lsn#toString()} as UTF-8, written straight into its bytes (no String in between). */
+  static UTF8String lsnText(Lsn lsn) {
+    byte[] b = new byte[22];
+    b[0] = '0';
+    b[1] = 'x';
+    int high = lsn.high();
+    for (int i = 0; i < 4; i++) {
+      b[2 + i] = HEX[(high >>> (4 * (3 - i))) & 0xF];
     }
-    return lastLsnText;
+    long low = lsn.low();
+    for (int i = 0; i < 16; i++) {
+      b[6 + i] = HEX[(int) (low >>> (4 * (15 - i))) & 0xF];
+    }
+    return UTF8String.fromBytes(b);
   }
 }

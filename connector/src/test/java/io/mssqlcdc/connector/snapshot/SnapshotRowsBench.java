@@ -20,8 +20,8 @@ import org.apache.spark.sql.types.StructType;
  * <ul>
  *   <li>{@code cursor}: the baseline. It iterates the cursor and copies each value into an
  *       {@code Object[]}.
- *   <li>{@code rows}: {@link SnapshotRows#row}, the partition reader's work per row: the metadata
- *       constants, plus casting each value to its Spark type in a new {@code GenericInternalRow}.
+ *   <li>{@code rows}: {@link SnapshotRows#row}, the partition reader's work per row: casting each
+ *       value to its Spark type into the reader's reused row (the metadata constants are set once).
  * </ul>
  *
  * It also reports the heap in use after a GC, before and after {@code rows} reads all N rows.
