@@ -25,18 +25,7 @@ public final class SparkRuns {
    * read; {@code progress}, each micro-batch's id, rows and {@code triggerExecution}, in batch order.
    */
   public record StreamRun(long nanos, long wallNanos, long rows, int batches, String queryId, long lastBatchId,
-      List<Batch> progress) {
-    /** The micro-batches from {@code firstId} on (a new query's batch 0 is its first). */
-    public List<Batch> from(long firstId) {
-      return progress.stream().filter(b -> b.id() >= firstId).toList();
-    }
-
-    /** The micro-batch {@code id}; an {@link IllegalStateException} if the query did not run it. */
-    public Batch batch(long id) {
-      return progress.stream().filter(b -> b.id() == id).findFirst()
-          .orElseThrow(() -> new IllegalStateException("query " + queryId + " ran no batch " + id));
-    }
-  }
+      List<Batch> progress) {}
 
   /** One micro-batch's progress: its id, the rows it read, its {@code triggerExecution} in nanoseconds. */
   public record Batch(long id, long rows, long nanos) {
