@@ -1,6 +1,9 @@
 package io.mssqlcdc.bench;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.TimeoutException;
 import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.sql.Dataset;
@@ -19,9 +22,23 @@ public final class SparkRuns {
    * {@code triggerExecution} durations: the source's offsets and planning, the read, the sink,
    * the offset and commit logs), without starting and stopping the query, which costs every
    * source the same; {@code wallNanos} from {@code start()} to termination; the rows its batches
-   * read.
+   * read; {@code progress}, each micro-batch's id, rows and {@code triggerExecution}, in batch order.
    */
-  public record StreamRun(long nanos, long wallNanos, long rows, int batches, String queryId, long lastBatchId) {}
+  public record StreamRun(long nanos, long wallNanos, long rows, int batches, String queryId, long lastBatchId,
+      List<Batch> progress) {}
+
+  /** One micro-batch's progress: its id, the rows it read, its {@code triggerExecution} in nanoseconds. */
+  public record Batch(long id, long rows, long nanos) {
+    /** The sum of {@code batches}' times. */
+    public static long nanos(List<Batch> batches) {
+      return batches.stream().mapToLong(Batch::nanos).sum();
+    }
+
+    /** The sum of {@code batches}' rows. */
+    public static long rows(List<Batch> batches) {
+      return batches.stream().mapToLong(Batch::rows).sum();
+    }
+  }
 
   /** {@code df} (a streaming Dataset) into Spark's {@code noop} sink with Trigger.AvailableNow. */
   public static StreamRun availableNowToNoop(Dataset<Row> df, Path checkpoint) {
@@ -60,6 +77,7 @@ public final class SparkRuns {
     int batches = 0;
     long last = -1;
     long batchMs = 0;
+    List<Batch> progress = new ArrayList<>();
     for (StreamingQueryProgress p : q.recentProgress()) {
       if (p.numInputRows() > 0) {
         rows += p.numInputRows();
@@ -67,9 +85,11 @@ public final class SparkRuns {
       }
       Long trigger = p.durationMs().get("triggerExecution");
       batchMs += trigger == null ? 0 : trigger;
+      progress.add(new Batch(p.batchId(), p.numInputRows(), (trigger == null ? 0 : trigger) * 1_000_000L));
       last = Math.max(last, p.batchId());
     }
-    return new StreamRun(batchMs * 1_000_000L, nanos, rows, batches, q.id().toString(), last);
+    progress.sort(Comparator.comparingLong(Batch::id));
+    return new StreamRun(batchMs * 1_000_000L, nanos, rows, batches, q.id().toString(), last, List.copyOf(progress));
   }
 
   /** A batch Dataset into {@code noop}: every row read, nothing kept. */

@@ -2,8 +2,10 @@ package io.mssqlcdc.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mssqlcdc.bench.cases.BronzeIngestCase;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -101,7 +103,7 @@ class BenchSmokeTest {
   }
 
   @Test
-  void bronzeHoldsEveryRunsRowsOnceAndOneFactsRowPerRun() {
+  void bronzeHoldsEveryRunsRowsOnceInFiveBatchesAndOneFactsRowPerBatch() {
     List<Figure> bronze = byCase.get("3 bronze").stream().filter(f -> !f.checks().isEmpty()).toList();
     assertThat(bronze).hasSize(2);
     for (Figure f : bronze) {
@@ -114,9 +116,20 @@ class BenchSmokeTest {
         assertThat(t).as(table).containsEntry("rows", runs * n).containsEntry("idSum", runs * ids(n))
             .containsEntry("hash", runs * (Long) source.get("hash"));
       }
-      assertThat(map(f.checks().get("facts"))).containsEntry("rows", runs).containsEntry("rowsSum", runs * n)
-          .containsEntry("insertsSum", runs * n);
+      // Each run split into BATCHES micro-batches (20 commits, 4 per batch), of n / 5 rows each, in the streams
+      // and in the baseline's appends alike; one facts row per micro-batch.
+      List<Long> split = Collections.nCopies(BronzeIngestCase.BATCHES, n / BronzeIngestCase.BATCHES);
+      assertThat(f.checks().get("plannedBatches")).isEqualTo((long) BronzeIngestCase.BATCHES);
+      for (String v : List.of("delta append", "DeltaSink", "foreachBatch append")) {
+        assertThat(f.checks().get("batchRows." + v)).as(v)
+            .isEqualTo(Collections.nCopies(config.heavyReps(), split));
+      }
+      assertThat(map(f.checks().get("facts"))).containsEntry("rows", runs * BronzeIngestCase.BATCHES)
+          .containsEntry("rowsSum", runs * n).containsEntry("insertsSum", runs * n);
     }
+    assertThat(byCase.get("3 bronze")).extracting(Figure::name).containsExactly("narrow, 5 columns",
+        "narrow: the sink's own cost", "narrow: a run's first batch", "wide, 90 columns", "wide: the sink's own cost",
+        "wide: a run's first batch");
   }
 
   @Test
