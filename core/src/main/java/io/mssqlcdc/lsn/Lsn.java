@@ -2,6 +2,7 @@ package io.mssqlcdc.lsn;
 
 import io.mssqlcdc.errors.CdcErrors;
 import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
 
 /**
  * A SQL Server log sequence number: the 10-byte {@code binary(10)} that CDC uses for
@@ -26,7 +27,7 @@ public final class Lsn implements Comparable<Lsn>, Serializable {
   /** {@code 0xFFFFFFFFFFFFFFFFFFFF}, the largest LSN. */
   public static final Lsn MAX = new Lsn(0xFFFF, -1L);
 
-  private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+  private static final byte[] HEX = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'A', 'B', 'C', 'D', 'E', 'F'};
 
   /** The upper 16 bits (bytes 0-1), 0..65535. */
   private final int high;
@@ -193,16 +194,24 @@ public final class Lsn implements Comparable<Lsn>, Serializable {
   /** Canonical text: {@code 0x} + 20 uppercase hex digits. */
   @Override
   public String toString() {
-    char[] c = new char[22];
-    c[0] = '0';
-    c[1] = 'x';
+    return new String(canonicalBytes(), StandardCharsets.US_ASCII);
+  }
+
+  /**
+   * The canonical text's characters as ASCII (so also UTF-8) bytes, a new array of 22: for callers
+   * that want the text's bytes without a {@code String} in between (the readers' {@code UTF8String}s).
+   */
+  public byte[] canonicalBytes() {
+    byte[] b = new byte[22];
+    b[0] = '0';
+    b[1] = 'x';
     for (int i = 0; i < 4; i++) {
-      c[2 + i] = HEX[(high >>> (4 * (3 - i))) & 0xF];
+      b[2 + i] = HEX[(high >>> (4 * (3 - i))) & 0xF];
     }
     for (int i = 0; i < 16; i++) {
-      c[6 + i] = HEX[(int) (low >>> (4 * (15 - i))) & 0xF];
+      b[6 + i] = HEX[(int) (low >>> (4 * (15 - i))) & 0xF];
     }
-    return new String(c);
+    return b;
   }
 
   /** Same as {@link #toString()}; reads better at call sites that build SQL parameters. */

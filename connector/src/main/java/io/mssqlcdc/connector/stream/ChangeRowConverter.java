@@ -5,9 +5,9 @@ import io.mssqlcdc.connector.CapturedValues;
 import io.mssqlcdc.connector.CdcColumns;
 import io.mssqlcdc.connector.SparkValues;
 import io.mssqlcdc.lsn.Lsn;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.SpecificInternalRow;
 import org.apache.spark.sql.types.StructType;
@@ -26,8 +26,6 @@ import org.apache.spark.unsafe.types.UTF8String;
  * that keeps rows must {@code copy()} them.
  */
 final class ChangeRowConverter {
-  private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
-
   private final int metadata;
   private final boolean includeCommandId;
   private final CapturedValues captured;
@@ -78,7 +76,7 @@ final class ChangeRowConverter {
       r.setInt(4, c.commandId());
     }
     Instant commitTime = c.commitTime();
-    if (commitTime != lastCommitTime || lastCommitTime == null) { // one per transaction too
+    if (!Objects.equals(commitTime, lastCommitTime)) { // one per transaction too (the row starts NULL)
       lastCommitTime = commitTime;
       if (commitTime == null) {
         r.setNullAt(commitTsOrdinal);
@@ -103,19 +101,8 @@ final class ChangeRowConverter {
     return values;
   }
 
-  /** {@link Lsn#toString()} as UTF-8, written straight into its bytes (no String in between). */
+  /** {@link Lsn#toString()} as UTF-8, from its bytes (no String in between). */
   static UTF8String lsnText(Lsn lsn) {
-    byte[] b = new byte[22];
-    b[0] = '0';
-    b[1] = 'x';
-    int high = lsn.high();
-    for (int i = 0; i < 4; i++) {
-      b[2 + i] = HEX[(high >>> (4 * (3 - i))) & 0xF];
-    }
-    long low = lsn.low();
-    for (int i = 0; i < 16; i++) {
-      b[6 + i] = HEX[(int) (low >>> (4 * (15 - i))) & 0xF];
-    }
-    return UTF8String.fromBytes(b);
+    return UTF8String.fromBytes(lsn.canonicalBytes());
   }
 }
