@@ -73,23 +73,16 @@ public final class SparkRuns {
       throw new IllegalStateException(e.getMessage(), e);
     }
     long nanos = System.nanoTime() - t0;
-    long rows = 0;
-    int batches = 0;
-    long last = -1;
-    long batchMs = 0;
     List<Batch> progress = new ArrayList<>();
     for (StreamingQueryProgress p : q.recentProgress()) {
-      if (p.numInputRows() > 0) {
-        rows += p.numInputRows();
-        batches++;
-      }
       Long trigger = p.durationMs().get("triggerExecution");
-      batchMs += trigger == null ? 0 : trigger;
       progress.add(new Batch(p.batchId(), p.numInputRows(), (trigger == null ? 0 : trigger) * 1_000_000L));
-      last = Math.max(last, p.batchId());
     }
     progress.sort(Comparator.comparingLong(Batch::id));
-    return new StreamRun(batchMs * 1_000_000L, nanos, rows, batches, q.id().toString(), last, List.copyOf(progress));
+    int batches = (int) progress.stream().filter(b -> b.rows() > 0).count();
+    long last = progress.isEmpty() ? -1 : progress.get(progress.size() - 1).id();
+    return new StreamRun(Batch.nanos(progress), nanos, Batch.rows(progress), batches, q.id().toString(), last,
+        List.copyOf(progress));
   }
 
   /** A batch Dataset into {@code noop}: every row read, nothing kept. */
