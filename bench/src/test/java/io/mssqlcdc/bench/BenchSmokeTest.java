@@ -128,8 +128,8 @@ class BenchSmokeTest {
           .containsEntry("rowsSum", runs * n).containsEntry("insertsSum", runs * n);
     }
     assertThat(byCase.get("3 bronze")).extracting(Figure::name).containsExactly("narrow, 5 columns",
-        "narrow: the sink's own cost", "narrow: a run's first batch", "wide, 90 columns", "wide: the sink's own cost",
-        "wide: a run's first batch");
+        "narrow: the sink's own cost", "narrow: ceiling, no sink cost", "narrow: a run's first batch",
+        "wide, 90 columns", "wide: the sink's own cost", "wide: ceiling, no sink cost", "wide: a run's first batch");
   }
 
   @Test
