@@ -1,50 +1,33 @@
 package io.mssqlcdc.finalization;
 
-import static io.mssqlcdc.finalization.ControlTable.END_COMMIT_TS;
-import static io.mssqlcdc.finalization.ControlTable.END_LSN;
 import static io.mssqlcdc.finalization.ControlTable.FINALIZED_UNTIL;
 import static io.mssqlcdc.finalization.ControlTable.TABLE_NAME;
-import static io.mssqlcdc.finalization.ControlTable.UPDATED_AT;
 
 import io.mssqlcdc.connector.CdcOffset;
 import io.mssqlcdc.errors.FinalizationErrors;
-import io.mssqlcdc.sink.tables.DeltaConflicts;
 import io.mssqlcdc.sink.tables.DeltaTables;
 import io.mssqlcdc.sink.tables.TableRef;
 import io.mssqlcdc.sink.tables.TableRunner;
 import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * The control table on Delta: created and migrated with the sink's table runner, read, and moved
- * forward with one MERGE. The MERGE updates a row only when its verdict is NULL (a row silver
- * created) or older than the candidate, so concurrent writers (trackers of several streams, silver
- * jobs) can never move a verdict backwards; a MERGE that loses a race with another commit is
- * retried (OSS Delta fails concurrent MERGEs even on other rows).
+ * forward with one MERGE ({@link ControlRowMerge}, which silver's position uses too). The MERGE
+ * updates a row only when its verdict is NULL (a row silver created) or older than the candidate,
+ * so concurrent writers (trackers of several streams, silver jobs) can never move a verdict
+ * backwards; a MERGE that loses a race with another commit is retried (OSS Delta fails concurrent
+ * MERGEs even on other rows).
  */
 final class VerdictStore {
-  private static final StructType SOURCE = new StructType()
-      .add(TABLE_NAME, DataTypes.StringType)
-      .add("cand", DataTypes.TimestampNTZType)
-      .add("end_lsn", DataTypes.StringType)
-      .add("end_ts", DataTypes.TimestampNTZType)
-      .add("now", DataTypes.TimestampNTZType);
-
   private VerdictStore() {}
 
   /** Control tables ensured in this JVM, per session: advance ensures once, not per call. */
@@ -81,25 +64,8 @@ final class VerdictStore {
    */
   static boolean moveForward(
       SparkSession spark, TableRef control, String tableName, LocalDateTime candidate, CdcOffset endOffset) {
-    LocalDateTime endTs = LocalDateTime.ofInstant(endOffset.commitTs().orElseThrow(), ZoneOffset.UTC);
-    LocalDateTime now = LocalDateTime.now(ZoneOffset.UTC);
-    Dataset<Row> source = spark.createDataFrame(
-        List.of(RowFactory.create(tableName, candidate, endOffset.lsn().toString(), endTs, now)), SOURCE);
-    Map<String, String> set = new LinkedHashMap<>();
-    set.put(FINALIZED_UNTIL, "s.cand");
-    set.put(END_LSN, "s.end_lsn");
-    set.put(END_COMMIT_TS, "s.end_ts");
-    set.put(UPDATED_AT, "s.now");
-    Map<String, String> insert = new LinkedHashMap<>();
-    insert.put(TABLE_NAME, "s." + TABLE_NAME);
-    insert.putAll(set);
-    Row metrics = DeltaConflicts.retrying("advancing finalized_until of " + tableName + " in " + control,
-        () -> DeltaTables.table(spark, control).as("t")
-            .merge(source.as("s"), "t." + TABLE_NAME + " = s." + TABLE_NAME)
-            .whenMatched("t." + FINALIZED_UNTIL + " IS NULL OR s.cand > t." + FINALIZED_UNTIL).updateExpr(set)
-            .whenNotMatched().insertExpr(insert)
-            .execute()
-            .first());
+    Row metrics = ControlRowMerge.row(tableName).verdict(candidate, endOffset)
+        .execute(spark, control, "advancing finalized_until of " + tableName + " in " + control);
     return metrics.<Long>getAs("num_affected_rows") > 0;
   }
 

@@ -36,7 +36,14 @@ public final class ApplyResult {
     return Optional.ofNullable(appliedLsn);
   }
 
-  /** Silver's verdict after the call (UTC): every period ending at or before it is complete in silver. */
+  /**
+   * Silver's verdict after the call (UTC): every period ending at or before it is complete in silver.
+   * It is the stored verdict as the call read it first, or the candidate the call wrote when later;
+   * the control row is not read again after the write (a read of the control table per call): only
+   * silver's calls write silver's row, one call per silver table at a time, so nothing can have moved
+   * it in between. (A verdict written to silver's row by another writer meanwhile, against that rule,
+   * stays in the table, since the write is forward-only, and is returned by the next call.)
+   */
   public Optional<LocalDateTime> finalizedUntil() {
     return Optional.ofNullable(finalizedUntil);
   }

@@ -8,45 +8,26 @@ import static io.mssqlcdc.finalization.ControlTable.OPEN_SNAPSHOT_LSN;
 import static io.mssqlcdc.finalization.ControlTable.SNAPSHOT_LSN;
 import static io.mssqlcdc.finalization.ControlTable.SNAPSHOT_WAVE;
 import static io.mssqlcdc.finalization.ControlTable.TABLE_NAME;
-import static io.mssqlcdc.finalization.ControlTable.UPDATED_AT;
 import static org.apache.spark.sql.functions.col;
 
-import io.delta.tables.DeltaMergeBuilder;
 import io.mssqlcdc.connector.CdcOffset;
-import io.mssqlcdc.sink.tables.DeltaConflicts;
+import io.mssqlcdc.finalization.ControlRowMerge;
 import io.mssqlcdc.sink.tables.DeltaTables;
 import io.mssqlcdc.sink.tables.TableRef;
 import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * Silver's use of the control table (reference-behaviour §14.4, §16 steps 1, 13 and 14): read
  * bronze's verdict and silver's position (before bronze), and record silver's position with its
  * verdict in one commit. The position columns are silver's alone; the verdict columns are written
- * as {@code Finalization.advance} writes them (only forward), so a row this class inserts without a
- * verdict has a NULL one.
+ * by finalization's {@link ControlRowMerge} (only forward, as {@code Finalization.advance} writes
+ * them), so a row this class inserts without a verdict has a NULL one.
  */
 final class ControlRows {
-  private static final StructType SOURCE = new StructType()
-      .add(TABLE_NAME, DataTypes.StringType)
-      .add(APPLIED_LSN, DataTypes.StringType)
-      .add(SNAPSHOT_LSN, DataTypes.StringType)
-      .add(OPEN_SNAPSHOT_LSN, DataTypes.StringType)
-      .add(SNAPSHOT_WAVE, DataTypes.IntegerType)
-      .add(FINALIZED_UNTIL, DataTypes.TimestampNTZType)
-      .add(END_LSN, DataTypes.StringType)
-      .add(END_COMMIT_TS, DataTypes.TimestampNTZType)
-      .add(UPDATED_AT, DataTypes.TimestampNTZType);
-
   /** Bronze's verdict row: the end offset that last moved it; both null when it has none. */
   record BronzeVerdict(String endLsn, LocalDateTime endCommitTs) {
     static final BronzeVerdict NONE = new BronzeVerdict(null, null);
@@ -87,37 +68,20 @@ final class ControlRows {
   /**
    * Records {@code next} as {@code silver}'s position: all four columns, every time (NULLs clear an
    * open snapshot's progress at its completion); with {@code verdict} (null: none) its verdict in
-   * the same commit, only forward (a row whose verdict is at or after it keeps it, as
-   * {@code Finalization.advance} would). Retried when it loses a race with another commit on the
-   * control table (trackers and other silver jobs MERGE into it too).
+   * the same commit, only forward ({@link ControlRowMerge}: the verdict columns, condition and
+   * commit-time conversion {@code Finalization.advance} uses). Retried when it loses a race with
+   * another commit on the control table (trackers and other silver jobs MERGE into it too).
    */
   static void write(SparkSession spark, TableRef control, String silver, SilverPosition next, Verdict verdict) {
-    LocalDateTime endTs = verdict == null ? null
-        : LocalDateTime.ofInstant(verdict.end().commitTs().orElseThrow(), ZoneOffset.UTC);
-    Dataset<Row> source = spark.createDataFrame(List.of(RowFactory.create(silver, next.appliedLsn(),
-        next.snapshotLsn(), next.openSnapshotLsn(), next.snapshotWave(),
-        verdict == null ? null : verdict.finalizedUntil(), verdict == null ? null : verdict.end().lsn().toString(),
-        endTs, verdict == null ? null : LocalDateTime.now(ZoneOffset.UTC))), SOURCE);
-    Map<String, String> position = new LinkedHashMap<>();
-    for (String c : List.of(APPLIED_LSN, SNAPSHOT_LSN, OPEN_SNAPSHOT_LSN, SNAPSHOT_WAVE)) {
-      position.put(c, "s." + c);
+    ControlRowMerge m = ControlRowMerge.row(silver)
+        .set(APPLIED_LSN, DataTypes.StringType, next.appliedLsn())
+        .set(SNAPSHOT_LSN, DataTypes.StringType, next.snapshotLsn())
+        .set(OPEN_SNAPSHOT_LSN, DataTypes.StringType, next.openSnapshotLsn())
+        .set(SNAPSHOT_WAVE, DataTypes.IntegerType, next.snapshotWave());
+    if (verdict != null) {
+      m = m.verdict(verdict.finalizedUntil(), verdict.end());
     }
-    Map<String, String> both = new LinkedHashMap<>(position);
-    for (String c : List.of(FINALIZED_UNTIL, END_LSN, END_COMMIT_TS, UPDATED_AT)) {
-      both.put(c, "s." + c);
-    }
-    Map<String, String> insert = new LinkedHashMap<>();
-    insert.put(TABLE_NAME, "s." + TABLE_NAME);
-    insert.putAll(verdict == null ? position : both);
-    DeltaConflicts.retrying("recording the position of " + silver + " in " + control, () -> {
-      DeltaMergeBuilder m = DeltaTables.table(spark, control).as("t")
-          .merge(source.as("s"), "t." + TABLE_NAME + " = s." + TABLE_NAME);
-      if (verdict != null) {
-        m = m.whenMatched("t." + FINALIZED_UNTIL + " IS NULL OR s." + FINALIZED_UNTIL + " > t." + FINALIZED_UNTIL)
-            .updateExpr(both);
-      }
-      return m.whenMatched().updateExpr(position).whenNotMatched().insertExpr(insert).execute();
-    });
+    m.execute(spark, control, "recording the position of " + silver + " in " + control);
   }
 
   private static String str(Row r, int i) {

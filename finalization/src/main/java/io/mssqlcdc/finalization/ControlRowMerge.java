@@ -1,0 +1,134 @@
+package io.mssqlcdc.finalization;
+
+import static io.mssqlcdc.finalization.ControlTable.END_COMMIT_TS;
+import static io.mssqlcdc.finalization.ControlTable.END_LSN;
+import static io.mssqlcdc.finalization.ControlTable.FINALIZED_UNTIL;
+import static io.mssqlcdc.finalization.ControlTable.TABLE_NAME;
+import static io.mssqlcdc.finalization.ControlTable.UPDATED_AT;
+
+import io.delta.tables.DeltaMergeBuilder;
+import io.mssqlcdc.connector.CdcOffset;
+import io.mssqlcdc.sink.tables.DeltaConflicts;
+import io.mssqlcdc.sink.tables.DeltaTables;
+import io.mssqlcdc.sink.tables.TableRef;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * One control-table row written by one MERGE (one commit): the verdict moved only forward, as
+ * {@link Finalization#advance} moves it, and the caller's own columns (silver's position) set every
+ * time, in the same commit. The one place the verdict's columns ({@code finalized_until},
+ * {@code end_lsn}, {@code end_commit_ts}, {@code updated_at}), its forward-only condition (the row's
+ * verdict is NULL, e.g. a row silver created, or older than the candidate) and the end offset's
+ * commit-time conversion (UTC, without zone) are written. A MERGE that loses a race with another
+ * commit on the control table is retried (OSS Delta fails concurrent MERGEs even on other rows).
+ *
+ * <pre>{@code
+ * ControlRowMerge.row("silver.orders").set("applied_lsn", DataTypes.StringType, lsn)
+ *     .verdict(candidate, endOffset).execute(spark, control, "recording silver.orders");
+ * }</pre>
+ */
+public final class ControlRowMerge {
+  private final String tableName;
+  private final Map<String, DataType> types = new LinkedHashMap<>();
+  private final List<Object> values = new ArrayList<>();
+  private LocalDateTime candidate;
+  private CdcOffset end;
+
+  private ControlRowMerge(String tableName) {
+    this.tableName = Objects.requireNonNull(tableName, "tableName");
+  }
+
+  /** The row of {@code tableName} (matched on {@code table_name}; inserted when missing). */
+  public static ControlRowMerge row(String tableName) {
+    return new ControlRowMerge(tableName);
+  }
+
+  /** A column of the caller's, set to {@code value} (NULL allowed) whether or not the verdict moves. */
+  public ControlRowMerge set(String column, DataType type, Object value) {
+    if (column.equals(TABLE_NAME) || VERDICT.contains(column) || types.containsKey(column)) {
+      throw new IllegalArgumentException("column " + column + " is the row's key, the verdict's, or set already");
+    }
+    types.put(column, type);
+    values.add(value);
+    return this;
+  }
+
+  /**
+   * The verdict {@code candidate} with the end offset that implies it, written only forward: a row
+   * whose verdict is at or after it keeps its verdict columns (its other columns are still set).
+   */
+  public ControlRowMerge verdict(LocalDateTime candidate, CdcOffset end) {
+    this.candidate = Objects.requireNonNull(candidate, "candidate");
+    this.end = Objects.requireNonNull(end, "end");
+    return this;
+  }
+
+  private static final List<String> VERDICT = List.of(FINALIZED_UNTIL, END_LSN, END_COMMIT_TS, UPDATED_AT);
+
+  /**
+   * Runs the MERGE (retried on concurrent-commit conflicts; {@code what} names it in the error
+   * when the retries run out).
+   *
+   * @return Delta's metrics row ({@code num_affected_rows}, ...); with no column of the caller's,
+   *     {@code num_affected_rows} is 0 when the stored verdict was at or after the candidate
+   */
+  public Row execute(SparkSession spark, TableRef control, String what) {
+    if (candidate == null && types.isEmpty()) {
+      throw new IllegalStateException("nothing to write to the row of " + tableName);
+    }
+    StructType schema = new StructType().add(TABLE_NAME, DataTypes.StringType);
+    List<Object> row = new ArrayList<>();
+    row.add(tableName);
+    Map<String, String> own = new LinkedHashMap<>();
+    int i = 0;
+    for (Map.Entry<String, DataType> c : types.entrySet()) {
+      schema = schema.add(c.getKey(), c.getValue());
+      row.add(values.get(i++));
+      own.put(c.getKey(), "s." + c.getKey());
+    }
+    Map<String, String> both = new LinkedHashMap<>(own);
+    if (candidate != null) {
+      schema = schema.add(FINALIZED_UNTIL, DataTypes.TimestampNTZType).add(END_LSN, DataTypes.StringType)
+          .add(END_COMMIT_TS, DataTypes.TimestampNTZType).add(UPDATED_AT, DataTypes.TimestampNTZType);
+      row.add(candidate);
+      row.add(end.lsn().toString());
+      row.add(LocalDateTime.ofInstant(end.commitTs().orElseThrow(), ZoneOffset.UTC));
+      row.add(LocalDateTime.now(ZoneOffset.UTC));
+      for (String c : VERDICT) {
+        both.put(c, "s." + c);
+      }
+    }
+    Map<String, String> insert = new LinkedHashMap<>();
+    insert.put(TABLE_NAME, "s." + TABLE_NAME);
+    insert.putAll(both);
+    var source = spark.createDataFrame(List.of(RowFactory.create(row.toArray())), schema);
+    return DeltaConflicts.retrying(what, () -> {
+      DeltaMergeBuilder m = DeltaTables.table(spark, control).as("t")
+          .merge(source.as("s"), "t." + TABLE_NAME + " = s." + TABLE_NAME);
+      if (candidate != null) {
+        m = m.whenMatched(forwardOnly()).updateExpr(both);
+      }
+      if (!own.isEmpty()) {
+        m = m.whenMatched().updateExpr(own);
+      }
+      return m.whenNotMatched().insertExpr(insert).execute().first();
+    });
+  }
+
+  /** The verdict's forward-only condition ({@code t}: the control row, {@code s}: the source row). */
+  static String forwardOnly() {
+    return "t." + FINALIZED_UNTIL + " IS NULL OR s." + FINALIZED_UNTIL + " > t." + FINALIZED_UNTIL;
+  }
+}

@@ -1,0 +1,86 @@
+package io.mssqlcdc.finalization;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mssqlcdc.connector.CdcOffset;
+import io.mssqlcdc.lsn.Lsn;
+import io.mssqlcdc.sink.SharedDeltaSpark;
+import io.mssqlcdc.sink.tables.DeltaTables;
+import io.mssqlcdc.sink.tables.TableRef;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.util.List;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataTypes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The one MERGE of a control row: the verdict only forward, the caller's columns every time, one commit. */
+class ControlRowMergeTest {
+  private static final LocalDateTime T = LocalDateTime.of(2026, 3, 1, 10, 0);
+
+  @TempDir Path tmp;
+  SparkSession spark = SharedDeltaSpark.spark();
+
+  private static CdcOffset end(String lsn, String commitTs) {
+    return CdcOffset.of(Lsn.parse(lsn), Instant.parse(commitTs), null);
+  }
+
+  private Row row(TableRef control, String table) {
+    List<Row> rows = DeltaTables.read(spark, control).where(functions.col("table_name").equalTo(table))
+        .select("finalized_until", "end_lsn", "end_commit_ts", "applied_lsn", "snapshot_wave").collectAsList();
+    assertThat(rows).hasSize(1);
+    return rows.get(0);
+  }
+
+  @Test
+  void theVerdictMovesOnlyForwardAndTheCallersColumnsAlways() {
+    String path = tmp.resolve("control").toString();
+    Finalization.ensureControlTable(spark, path);
+    TableRef control = TableRef.of(path);
+    String lsnA = "0x0000002A000000100003";
+    String lsnB = "0x0000002B000000100003";
+
+    // Inserted without a verdict: NULL verdict columns.
+    ControlRowMerge.row("silver.orders").set("applied_lsn", DataTypes.StringType, lsnA)
+        .set("snapshot_wave", DataTypes.IntegerType, 2).execute(spark, control, "test");
+    Row r = row(control, "silver.orders");
+    assertThat(r.isNullAt(0)).isTrue();
+    assertThat(r.getString(3)).isEqualTo(lsnA);
+    assertThat(r.getInt(4)).isEqualTo(2);
+
+    // A verdict on the NULL one: written, the end offset's commit time as UTC without zone.
+    long before = DeltaTables.version(spark, control);
+    ControlRowMerge.row("silver.orders").set("applied_lsn", DataTypes.StringType, lsnB)
+        .set("snapshot_wave", DataTypes.IntegerType, null)
+        .verdict(T.plusHours(1), end(lsnB, "2026-03-01T11:20:00Z")).execute(spark, control, "test");
+    assertThat(DeltaTables.version(spark, control)).isEqualTo(before + 1); // one commit
+    r = row(control, "silver.orders");
+    assertThat(r.get(0)).isEqualTo(T.plusHours(1));
+    assertThat(r.getString(1)).isEqualTo(lsnB);
+    assertThat(r.get(2)).isEqualTo(LocalDateTime.of(2026, 3, 1, 11, 20));
+    assertThat(r.isNullAt(4)).isTrue();
+
+    // An older candidate: the verdict stays, the caller's column still moves.
+    ControlRowMerge.row("silver.orders").set("applied_lsn", DataTypes.StringType, lsnA)
+        .verdict(T, end(lsnA, "2026-03-01T10:05:00Z")).execute(spark, control, "test");
+    r = row(control, "silver.orders");
+    assertThat(r.get(0)).isEqualTo(T.plusHours(1));
+    assertThat(r.getString(1)).isEqualTo(lsnB);
+    assertThat(r.getString(3)).isEqualTo(lsnA);
+
+    // The verdict alone (Finalization.advance's MERGE): nothing affected when not forward.
+    Row m = ControlRowMerge.row("silver.orders").verdict(T, end(lsnA, "2026-03-01T10:05:00Z"))
+        .execute(spark, control, "test");
+    assertThat(m.<Long>getAs("num_affected_rows")).isZero();
+
+    assertThatThrownBy(() -> ControlRowMerge.row("x").set("finalized_until", DataTypes.TimestampNTZType, T))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("finalized_until");
+    assertThatThrownBy(() -> ControlRowMerge.row("x").execute(spark, control, "test"))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("nothing to write");
+  }
+}
