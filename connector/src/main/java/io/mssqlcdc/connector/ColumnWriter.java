@@ -150,7 +150,7 @@ public interface ColumnWriter {
   }
 
   /** Spark's timestamp of an instant given as epoch seconds and nanos (0..999,999,999): micros, truncated. */
-  static long micros(long epochSecond, int nanos) {
+  private static long micros(long epochSecond, int nanos) {
     return Math.addExact(Math.multiplyExact(epochSecond, 1_000_000L), nanos / 1000);
   }
 
