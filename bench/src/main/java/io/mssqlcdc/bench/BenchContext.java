@@ -71,21 +71,45 @@ public final class BenchContext implements AutoCloseable {
   public Path streamParquet(Fixture f) {
     Path dir = config.data().toAbsolutePath().resolve(f.name()).resolve("stream-parquet");
     Map<String, String> options = sourceOptions(f, 2);
-    Fixtures.ensure(dir, f.descriptor() + " stream-parquet", () -> {
+    Runnable make = () -> {
       Dataset<Row> df = spark.readStream().format("mssql_cdc").options(options).load();
       SparkRuns.availableNowForeach(df, scratch("copy-ckpt"),
           (batch, id) -> batch.write().mode("append").parquet(dir.resolve("rows").toString()));
-    });
-    return dir.resolve("rows");
+    };
+    return checkedParquet(dir, f, f.descriptor() + " stream-parquet", make);
+  }
+
+  /**
+   * The Parquet copy in {@code dir}/rows, made by {@code make} unless it is there; a copy that does
+   * not hold exactly the fixture's rows (e.g. a directory copied over another, two writes' files
+   * side by side) is deleted and written again: a baseline must read the candidate's rows, no more.
+   */
+  private Path checkedParquet(Path dir, Fixture f, String descriptor, Runnable make) {
+    Fixtures.ensure(dir, descriptor, make);
+    Path rows = dir.resolve("rows");
+    long n = spark.read().parquet(rows.toString()).count();
+    if (n != f.rows()) {
+      Log.info("%s holds %,d rows, not the fixture's %,d: writing it again", rows, n, f.rows());
+      try {
+        Fixtures.delete(dir);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      Fixtures.ensure(dir, descriptor, make);
+      n = spark.read().parquet(rows.toString()).count();
+      if (n != f.rows()) {
+        throw new IllegalStateException(rows + " holds " + n + " rows after writing it again, not " + f.rows());
+      }
+    }
+    return rows;
   }
 
   /** The snapshot reader's rows of {@code f}, as Parquet files written once from the reader itself. */
   public Path snapshotParquet(Fixture f) {
     Path dir = config.data().toAbsolutePath().resolve(f.name()).resolve("snapshot-parquet");
     Map<String, String> options = sourceOptions(f, 2);
-    Fixtures.ensure(dir, f.descriptor() + " snapshot-parquet", () ->
+    return checkedParquet(dir, f, f.descriptor() + " snapshot-parquet", () ->
         spark.read().format("mssql_cdc_snapshot").options(options).load().write().parquet(dir.resolve("rows").toString()));
-    return dir.resolve("rows");
   }
 
   @Override

@@ -43,7 +43,7 @@ public final class Report {
     int[] w = new int[rows.get(0).length];
     for (String[] r : rows) {
       for (int i = 0; i < r.length; i++) {
-        w[i] = Math.max(w[i], r[i].length());
+        w[i] = Math.max(w[i], Math.max(1, r[i].length())); // "%-0s" is no format: an all-empty column is 1 wide
       }
     }
     StringBuilder sb = new StringBuilder();

@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeoutException;
 import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.sql.Dataset;
@@ -22,10 +24,14 @@ public final class SparkRuns {
    * {@code triggerExecution} durations: the source's offsets and planning, the read, the sink,
    * the offset and commit logs), without starting and stopping the query, which costs every
    * source the same; {@code wallNanos} from {@code start()} to termination; the rows its batches
-   * read; {@code progress}, each micro-batch's id, rows and {@code triggerExecution}, in batch order.
+   * read; {@code progress}, each micro-batch's id, rows and {@code triggerExecution}, in batch order;
+   * {@code phaseMillis}, Spark's {@code durationMs} of the micro-batches summed per phase
+   * ({@code latestOffset}, {@code walCommit}, {@code queryPlanning}, {@code addBatch},
+   * {@code commitOffsets}, ...: where the trigger's time went); {@code startMs} and {@code endMs},
+   * the wall clock at {@code start()} and at termination (for the jobs the run started).
    */
   public record StreamRun(long nanos, long wallNanos, long rows, int batches, String queryId, long lastBatchId,
-      List<Batch> progress) {}
+      List<Batch> progress, Map<String, Long> phaseMillis, long startMs, long endMs) {}
 
   /** One micro-batch's progress: its id, the rows it read, its {@code triggerExecution} in nanoseconds. */
   public record Batch(long id, long rows, long nanos) {
@@ -42,6 +48,7 @@ public final class SparkRuns {
 
   /** {@code df} (a streaming Dataset) into Spark's {@code noop} sink with Trigger.AvailableNow. */
   public static StreamRun availableNowToNoop(Dataset<Row> df, Path checkpoint) {
+    long startMs = System.currentTimeMillis();
     long t0 = System.nanoTime();
     StreamingQuery q;
     try {
@@ -50,11 +57,12 @@ public final class SparkRuns {
     } catch (TimeoutException e) {
       throw new IllegalStateException(e.getMessage(), e);
     }
-    return await(q, t0);
+    return await(q, t0, startMs);
   }
 
   /** {@code df} into {@code sink} ({@code foreachBatch}) with Trigger.AvailableNow. */
   public static StreamRun availableNowForeach(Dataset<Row> df, Path checkpoint, VoidFunction2<Dataset<Row>, Long> sink) {
+    long startMs = System.currentTimeMillis();
     long t0 = System.nanoTime();
     StreamingQuery q;
     try {
@@ -63,18 +71,21 @@ public final class SparkRuns {
     } catch (TimeoutException e) {
       throw new IllegalStateException(e.getMessage(), e);
     }
-    return await(q, t0);
+    return await(q, t0, startMs);
   }
 
-  private static StreamRun await(StreamingQuery q, long t0) {
+  private static StreamRun await(StreamingQuery q, long t0, long startMs) {
     try {
       q.awaitTermination();
     } catch (StreamingQueryException e) {
       throw new IllegalStateException(e.getMessage(), e);
     }
     long nanos = System.nanoTime() - t0;
+    long endMs = System.currentTimeMillis();
     List<Batch> progress = new ArrayList<>();
+    Map<String, Long> phases = new TreeMap<>();
     for (StreamingQueryProgress p : q.recentProgress()) {
+      p.durationMs().forEach((phase, ms) -> phases.merge(phase, ms, Long::sum));
       Long trigger = p.durationMs().get("triggerExecution");
       progress.add(new Batch(p.batchId(), p.numInputRows(), (trigger == null ? 0 : trigger) * 1_000_000L));
     }
@@ -82,7 +93,7 @@ public final class SparkRuns {
     int batches = (int) progress.stream().filter(b -> b.rows() > 0).count();
     long last = progress.isEmpty() ? -1 : progress.get(progress.size() - 1).id();
     return new StreamRun(Batch.nanos(progress), nanos, Batch.rows(progress), batches, q.id().toString(), last,
-        List.copyOf(progress));
+        List.copyOf(progress), java.util.Collections.unmodifiableMap(phases), startMs, endMs);
   }
 
   /** A batch Dataset into {@code noop}: every row read, nothing kept. */

@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import org.apache.spark.sql.catalyst.expressions.SpecificInternalRow;
 import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.BooleanType;
@@ -127,21 +126,7 @@ public interface ColumnWriter {
       return new CompactDecimalWriter(d.precision(), d.scale(), slow);
     }
     if (type instanceof TimestampType || type instanceof TimestampNTZType) {
-      return (v, row, i) -> {
-        if (v instanceof LocalDateTime t) {
-          row.setLong(i, micros(t.toEpochSecond(ZoneOffset.UTC), t.getNano()));
-          return 8;
-        }
-        if (v instanceof OffsetDateTime t) {
-          row.setLong(i, micros(t.toEpochSecond(), t.getNano()));
-          return 8;
-        }
-        if (v instanceof Instant t) {
-          row.setLong(i, micros(t.getEpochSecond(), t.getNano()));
-          return 8;
-        }
-        return slow.write(v, row, i);
-      };
+      return new TimestampWriter(slow);
     }
     if (type instanceof DateType) {
       return (v, row, i) -> {
@@ -180,6 +165,47 @@ public interface ColumnWriter {
       }
       return CapturedValues.sizeOf(x);
     };
+  }
+
+  /**
+   * TIMESTAMP and TIMESTAMP_NTZ from {@code LocalDateTime} (datetime2, datetime, smalldatetime),
+   * {@code OffsetDateTime} (datetimeoffset) or {@code Instant} as micros, truncated. A column's
+   * values mostly share their date with the value before (rows of a day, a batch of a few
+   * minutes), so the epoch seconds of the last {@code LocalDateTime}'s date are kept: the date's
+   * arithmetic ({@code LocalDate.toEpochDay}) runs once per date, not per value. One writer per
+   * column and partition (one thread), as {@link #of} makes them.
+   */
+  final class TimestampWriter implements ColumnWriter {
+    private final ColumnWriter slow;
+    private LocalDate lastDate;
+    private long lastDateSeconds;
+
+    TimestampWriter(ColumnWriter slow) {
+      this.slow = slow;
+    }
+
+    @Override
+    public long write(Object v, SpecificInternalRow row, int i) {
+      if (v instanceof LocalDateTime t) {
+        LocalDate d = t.toLocalDate();
+        if (!d.equals(lastDate)) {
+          lastDate = d;
+          lastDateSeconds = d.toEpochDay() * 86_400L; // |epoch day| < 2^39: no overflow
+        }
+        // the same seconds as t.toEpochSecond(ZoneOffset.UTC), so the same micros and overflow errors
+        row.setLong(i, micros(lastDateSeconds + t.toLocalTime().toSecondOfDay(), t.getNano()));
+        return 8;
+      }
+      if (v instanceof OffsetDateTime t) {
+        row.setLong(i, micros(t.toEpochSecond(), t.getNano()));
+        return 8;
+      }
+      if (v instanceof Instant t) {
+        row.setLong(i, micros(t.getEpochSecond(), t.getNano()));
+        return 8;
+      }
+      return slow.write(v, row, i);
+    }
   }
 
   /**

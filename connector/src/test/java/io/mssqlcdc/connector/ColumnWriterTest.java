@@ -129,6 +129,55 @@ class ColumnWriterTest {
     }
   }
 
+  /**
+   * The timestamp writer keeps the last date's epoch seconds: runs of values on one date (in
+   * distinct objects), a date change, a return to an earlier date, midnight on either side,
+   * dates before 1970 and the type's ends still write what {@link SparkValues} converts.
+   */
+  @Test
+  void timestampsOnSharedAndChangingDatesWriteWhatSparkValuesConverts() {
+    List<Object> values = new ArrayList<>();
+    LocalDateTime base = LocalDateTime.of(2026, 3, 1, 23, 59, 58, 999_999_999);
+    for (int k = 0; k < 400; k++) {
+      values.add(base.plusNanos(k * 7_000_001L)); // crosses midnight into 2026-03-02 on the way
+    }
+    values.add(LocalDateTime.of(2026, 3, 1, 0, 0)); // back to an earlier date
+    values.add(LocalDateTime.of(2026, 3, 1, 0, 0, 0, 1_000));
+    values.add(null);
+    values.add(LocalDateTime.of(2026, 3, 1, 12, 0));
+    values.add(LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_999_999));
+    values.add(LocalDateTime.of(1969, 12, 31, 0, 0, 0, 500));
+    values.add(LocalDateTime.of(1, 1, 1, 0, 0));
+    values.add(LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_900));
+    values.add(OffsetDateTime.of(2026, 3, 1, 10, 0, 0, 0, ZoneOffset.ofHours(2)));
+    values.add(LocalDateTime.of(2026, 3, 1, 10, 0, 0, 999)); // after another class, the kept date still right
+    for (String type : List.of("timestamp_ntz", "timestamp")) {
+      DataType t = DataType.fromDDL(type);
+      StructType schema = new StructType().add("ts", t);
+      SparkValues.Converter old = SparkValues.converter("ts", t, false);
+      ColumnWriter writer = ColumnWriter.of("ts", t, false);
+      SpecificInternalRow row = new SpecificInternalRow(schema);
+      for (Object v : values) {
+        writer.write(v, row, 0);
+        Object want = old.convert(v);
+        if (want == null) {
+          assertThat(row.isNullAt(0)).as("%s", v).isTrue();
+        } else {
+          assertThat(row.getLong(0)).as("%s as %s", v, type).isEqualTo(want);
+        }
+      }
+    }
+    // and the micros are the epoch's, independently of either path: 1969-12-31T23:59:59.999999999 is -1 micro
+    SpecificInternalRow row = new SpecificInternalRow(new StructType().add("ts", DataType.fromDDL("timestamp_ntz")));
+    ColumnWriter w = ColumnWriter.of("ts", DataType.fromDDL("timestamp_ntz"), false);
+    w.write(LocalDateTime.of(1970, 1, 2, 0, 0, 1), row, 0);
+    assertThat(row.getLong(0)).isEqualTo(86_401_000_000L);
+    w.write(LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_999_999), row, 0);
+    assertThat(row.getLong(0)).isEqualTo(-1L);
+    w.write(LocalDateTime.of(1970, 1, 2, 0, 0, 2), row, 0);
+    assertThat(row.getLong(0)).isEqualTo(86_402_000_000L);
+  }
+
   @Test
   void valuesSparkValuesRejectsFailAlikeWithTheSameMessage() {
     Object[][] cases = {

@@ -54,6 +54,9 @@ final class TableReader {
       throw FakeErrors.invalidArgument("A key range on " + t.qualified(), query.range(), "KeyRange.ALL when no keys are given");
     }
     TableRowsFile.Reader rows = open(t, columns, keys);
+    // the range is tested once the row's key columns are decoded: rows outside it are skipped, not decoded
+    int lastKey = query.range().isAll() ? -1 : java.util.Arrays.stream(keys).max().orElse(-1);
+    java.util.function.Predicate<Object[]> inRange = row -> inRange(key(row, keys), query.range());
     return new RowCursor() {
       private Object[] current;
 
@@ -62,18 +65,17 @@ final class TableReader {
         if (rows == null) {
           return false;
         }
-        for (Object[] row = rows.next(); row != null; row = rows.next()) {
-          if (inRange(key(row, keys), query.range())) {
-            Object[] out = new Object[columns.length];
-            for (int i = 0; i < columns.length; i++) {
-              out[i] = row[columns[i]];
-            }
-            current = out;
-            return true;
-          }
+        Object[] row = rows.next(lastKey, inRange);
+        if (row == null) {
+          current = null;
+          return false;
         }
-        current = null;
-        return false;
+        Object[] out = new Object[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+          out[i] = row[columns[i]];
+        }
+        current = out;
+        return true;
       }
 
       @Override

@@ -81,6 +81,39 @@ final class TableRowsFile {
       return row;
     }
 
+    /**
+     * The next row that {@code accept} takes, or null at the end, as an index seek reads a key
+     * range: each row's columns are decoded up to column {@code testAfter} (the last key column),
+     * then {@code accept} sees the row so far, and the rest of a row it refuses is skipped, not
+     * decoded. {@code testAfter} beyond the file's columns (a key added after the write, NULL
+     * here) tests the whole row; below 0, every row is taken.
+     */
+    Object[] next(int testAfter, java.util.function.Predicate<Object[]> accept) {
+      boolean[] d = decode;
+      while (left > 0) {
+        left--;
+        Object[] row = new Object[width];
+        boolean taken = true;
+        for (int i = 0; i < columns; i++) {
+          if (taken && (d == null || (i < d.length && d[i]))) {
+            row[i] = ValueCodec.read(in);
+          } else {
+            ValueCodec.skip(in);
+          }
+          if (i == testAfter) {
+            taken = accept.test(row);
+          }
+        }
+        if (testAfter >= columns) {
+          taken = accept.test(row);
+        }
+        if (taken) {
+          return row;
+        }
+      }
+      return null;
+    }
+
     @Override
     public void close() {
       in.close();

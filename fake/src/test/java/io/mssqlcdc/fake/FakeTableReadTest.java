@@ -102,6 +102,46 @@ class FakeTableReadTest {
     assertThat(client.maxLsn()).contains(after);
   }
 
+  /**
+   * A range read decodes a row up to its last key column, then skips the rest of a row outside
+   * the range: with the key after columns of every width (text, decimals, binary, NULLs), the rows
+   * in the range still read whole and right, wherever the skipped rows lie.
+   */
+  @Test
+  void aRangeReadSkipsTheRowsOutsideItAndReadsTheOthersWhole() {
+    db.createTable("dbo", "wide", "note nvarchar(40)", "amount decimal(18,2)", "blob varbinary(8)", "k int")
+        .key("k");
+    db.enableCdc("dbo", "wide");
+    db.commit(tx -> {
+      for (int k = 1; k <= 9; k++) {
+        tx.insert("dbo.wide", row("note", k % 3 == 0 ? null : "note " + k + " – é", "amount",
+            new java.math.BigDecimal(k + ".25"), "blob", k % 2 == 0 ? null : new byte[] {(byte) k, 7}, "k", k));
+      }
+    });
+    FakeCdcClient c = db.client();
+    TableRef wide = new TableRef("dbo", "wide");
+    List<List<Object>> got = new ArrayList<>();
+    try (RowCursor r = c.readTable(new TableQuery(wide, List.of("k", "note", "amount", "blob"), List.of("k"),
+        new KeyRange(key(4), key(7)), Isolation.READ_COMMITTED, -1, 100))) {
+      while (r.next()) {
+        got.add(Arrays.asList(r.value(0), r.value(1), r.value(2),
+            r.value(3) == null ? null : Arrays.toString((byte[]) r.value(3))));
+      }
+    }
+    assertThat(got).containsExactly(
+        Arrays.asList(4, "note 4 – é", new java.math.BigDecimal("4.25"), null),
+        Arrays.asList(5, "note 5 – é", new java.math.BigDecimal("5.25"), "[5, 7]"),
+        Arrays.asList(6, null, new java.math.BigDecimal("6.25"), null));
+    List<Object> last = new ArrayList<>();
+    try (RowCursor r = c.readTable(new TableQuery(wide, List.of("note"), List.of("k"), new KeyRange(key(8), null),
+        Isolation.READ_COMMITTED, -1, 100))) {
+      while (r.next()) {
+        last.add(r.value(0));
+      }
+    }
+    assertThat(last).containsExactly("note 8 – é", null);
+  }
+
   @Test
   void aRangeWithoutKeysAndUnknownColumnsAreRefused() {
     assertThatThrownBy(() -> client.readTable(new TableQuery(lines, List.of("qty"), List.of(),
