@@ -40,8 +40,7 @@ import org.slf4j.LoggerFactory;
  *   <li>the facts (snapshots completed or open; bronze commits a snapshot's rows before its facts);
  *   <li>bronze, pinned at its latest version: every read of the call sees that one version; the call's
  *       rows are ranked in one pass ({@link RankedChanges}), which the snapshot probe rides along when
- *       the plan does not hang on it, and cached for the MERGE (computed by the MERGE itself when it
- *       is an insert-only MERGE into an empty silver);
+ *       the plan does not hang on it, and cached for the MERGE;
  *   <li>the MERGE (one commit on silver), then the position and the verdict (one commit on the
  *       control table, none when neither moves).
  * </ol>
@@ -142,17 +141,13 @@ final class ApplyRun {
     // rides along the ranking's one pass over bronze; if it finds a snapshot that changes the plan (a rebuild),
     // the pass is done again for the plan it decides.
     ApplyPlan guess = ApplyPlan.decide(position, seen.newest(), null, seen.openLsn(), seen.chunks());
-    // A rebuild into an empty silver (the first call, or one after a crash before its first MERGE committed) only
-    // inserts: the MERGE then takes the ranking uncached and writes without a join (SilverMerge.insertOnly). A
-    // rerun after a crash between that MERGE and the control table's commit sees silver's rows and MERGEs.
-    boolean empty = guess.rebuild() && SilverMerge.empty(spark, silver);
     RankedChanges ranked = null;
     ApplyPlan plan;
     if (guess.newChunks().isEmpty() && columns.missingKeys().isEmpty()) {
       Column base = base(guess, op, lsn, change, snapshotId);
       ranked = RankedChanges.rank(pinned.where(base.or(probe)),
           new RankedChanges.Marks(base, probe, ours, change, snapshotId, chunked), null, columns,
-          prunable && !guess.rebuild(), !empty);
+          prunable && !guess.rebuild());
       try {
         checkProbe(ranked.chunkRows(), factsExist, seen);
         plan = ApplyPlan.decide(position, seen.newest(), ranked.whole(), seen.openLsn(), seen.chunks());
@@ -200,7 +195,7 @@ final class ApplyRun {
         extras = waveExtras(pinned, waves, columns, ours.and(change).and(lsn.gt(lit(plan.openLsn()))), plan, seen);
       }
       ranked = RankedChanges.rank(rows, new RankedChanges.Marks(lit(true), lit(false), ours, change, snapshotId,
-          chunked), extras, columns, prunable && !plan.rebuild() && waves == null, !(empty && waves == null));
+          chunked), extras, columns, prunable && !plan.rebuild() && waves == null);
     }
 
     try (RankedChanges r = ranked) {
@@ -218,10 +213,7 @@ final class ApplyRun {
       ApplyPlan.Outcome outcome = plan.outcome(top, facts != null);
       String pruned = "-";
       Row metrics = null;
-      if (outcome.merged() && empty) {
-        pruned = "none (insert-only into an empty silver)";
-        metrics = SilverMerge.insertOnly(spark, silver, r.latest(), columns.keys(), columns.written());
-      } else if (outcome.merged()) {
+      if (outcome.merged()) {
         boolean byKeys = !plan.rebuild() && plan.newChunks().isEmpty();
         List<List<Object>> few = !byKeys || r.keysApplied() > KeyPruning.MAX_POINTS ? null
             : r.keysApplied() == 0 ? List.of() : r.keys();

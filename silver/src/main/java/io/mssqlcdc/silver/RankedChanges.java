@@ -32,9 +32,7 @@ import org.apache.spark.storage.StorageLevel;
  * with, as the order says. One aggregation (partial per task, then per key after one shuffle)
  * rather than a window over every row.
  *
- * <p>The cache is released by {@link #close()}; Delta's MERGE materializes its source from it. An
- * insert-only MERGE into an empty silver takes the ranking uncached instead (it reads its source
- * once): see {@link #rank(Dataset, Marks, Dataset, BronzeColumns, boolean, boolean)}.
+ * <p>The cache is released by {@link #close()}; Delta's MERGE materializes its source from it.
  */
 final class RankedChanges implements AutoCloseable {
   private static final String IMAGE = "_mssql_cdc_image";
@@ -75,20 +73,6 @@ final class RankedChanges implements AutoCloseable {
    */
   static RankedChanges rank(Dataset<Row> rows, Marks marks, Dataset<Row> extras, BronzeColumns columns,
       boolean keyStats) {
-    return rank(rows, marks, extras, columns, keyStats, true);
-  }
-
-  /**
-   * {@link #rank}, cached or not. Uncached ({@code cached} false, for the insert-only MERGE into an
-   * empty silver, which reads its source once): the statistics come from an aggregation over the
-   * rows read (no shuffle), and the per-key rows are computed by the MERGE itself, in its one job;
-   * the keys' statistics are not available then ({@code keyStats} must be false).
-   */
-  static RankedChanges rank(Dataset<Row> rows, Marks marks, Dataset<Row> extras, BronzeColumns columns,
-      boolean keyStats, boolean cached) {
-    if (!cached && keyStats) {
-      throw new IllegalArgumentException("the keys' statistics need the cached ranking");
-    }
     Column applied = coalesce(marks.base().and(marks.ours()), lit(false));
     Dataset<Row> input = rows.select(inputColumns(columns, applied,
         when(marks.base().and(not(marks.ours())), col(CdcColumns.CAPTURE_INSTANCE)),
@@ -100,16 +84,9 @@ final class RankedChanges implements AutoCloseable {
           lit(null).cast("string"), lit(null).cast("string"), lit(null).cast("int"))));
     }
     Column[] keys = columns.keys().stream().map(k -> col(MergeRules.quote(k))).toArray(Column[]::new);
-    Dataset<Row> grouped = input.groupBy(keys).agg(max_by(col(IMAGE), col(ORDER)).as(LATEST),
-        max(col(OTHER)).as(OTHER), max(col(TOP)).as(TOP), max(col(WHOLE)).as(WHOLE), count(col(CHUNKS)).as(CHUNKS));
-    if (!cached) {
-      // The same statistics over the rows (a per-key max or count of them, then the max or sum over the keys, is the
-      // max or count over the rows); keysApplied is then the rows applied, an upper bound of the keys.
-      Row stats = input.agg(max(col(OTHER)), max(col(TOP)), count(col(ORDER)), max(col(WHOLE)), count(col(CHUNKS)))
-          .first();
-      return new RankedChanges(grouped, stats, columns, false);
-    }
-    Dataset<Row> perKey = grouped.persist(StorageLevel.MEMORY_AND_DISK());
+    Dataset<Row> perKey = input.groupBy(keys).agg(max_by(col(IMAGE), col(ORDER)).as(LATEST), max(col(OTHER)).as(OTHER),
+            max(col(TOP)).as(TOP), max(col(WHOLE)).as(WHOLE), count(col(CHUNKS)).as(CHUNKS))
+        .persist(StorageLevel.MEMORY_AND_DISK());
     try {
       Column has = col(LATEST).isNotNull();
       List<Column> aggs = new ArrayList<>(List.of(max(col(OTHER)), max(col(TOP)), count(when(has, lit(1))),
@@ -169,7 +146,7 @@ final class RankedChanges implements AutoCloseable {
     return stats.isNullAt(1) ? null : stats.getString(1);
   }
 
-  /** How many keys are applied (uncached: how many rows, at least as many). */
+  /** How many keys are applied. */
   long keysApplied() {
     return stats.getLong(2);
   }

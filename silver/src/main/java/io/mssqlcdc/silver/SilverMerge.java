@@ -96,38 +96,6 @@ final class SilverMerge {
     return m.execute().first();
   }
 
-  /**
-   * Whether silver holds no row: it does not exist yet, or its current version has no data file
-   * (Delta's file count, from the version's checksum when it has one).
-   */
-  static boolean empty(SparkSession spark, TableRef silver) {
-    if (!DeltaTables.exists(spark, silver)) {
-      return true;
-    }
-    Row detail = DeltaTables.table(spark, silver).detail().first();
-    Object files = detail.getAs("numFiles");
-    return files != null && ((Number) files).longValue() == 0;
-  }
-
-  /**
-   * The MERGE into an empty silver: the same {@code latest} rows, insert clause only (a key's
-   * latest delete inserts nothing), so Delta writes the inserts without the join that finds the
-   * rows to rewrite, and without materializing its source first (the source is read once). Still a
-   * MERGE, not a blind append: it conflict-checks its read of silver, so another writer's commit on
-   * silver meanwhile fails it rather than being silently overlaid (one call per silver at a time
-   * is the rule). Equal to {@link #merge} only while silver is empty: the caller checked that on
-   * the version the call started from.
-   *
-   * @return Delta's metrics row
-   */
-  static Row insertOnly(SparkSession spark, TableRef silver, Dataset<Row> latest, List<String> keys,
-      List<String> written) {
-    return DeltaTables.table(spark, silver).as(MergeRules.TARGET)
-        .merge(latest.as(MergeRules.SOURCE), expr(MergeRules.keyMatch(keys)))
-        .whenNotMatched(MergeRules.insertWhen()).insertExpr(MergeRules.assignments(written))
-        .execute().first();
-  }
-
   /** The MERGE's target-only predicate for {@code plan} (null: none), on {@code t}'s key columns. */
   static Column pruning(KeyPruning.Plan plan, BronzeColumns bronze) {
     if (plan instanceof KeyPruning.Points p) {
