@@ -12,8 +12,10 @@ import io.mssqlcdc.fake.Catalog.ColumnState;
 import io.mssqlcdc.fake.Catalog.TableState;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * Reads a table's current rows from its rows file: key ranges {@code [lo, hi)} with NULL first
@@ -55,8 +57,8 @@ final class TableReader {
     }
     TableRowsFile.Reader rows = open(t, columns, keys);
     // the range is tested once the row's key columns are decoded: rows outside it are skipped, not decoded
-    int lastKey = query.range().isAll() ? -1 : java.util.Arrays.stream(keys).max().orElse(-1);
-    java.util.function.Predicate<Object[]> inRange = row -> inRange(key(row, keys), query.range());
+    int lastKey = query.range().isAll() ? -1 : Arrays.stream(keys).max().orElse(-1);
+    Predicate<Object[]> inRange = row -> inRange(key(row, keys), query.range());
     return new RowCursor() {
       private Object[] current;
 

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
+import java.util.function.Predicate;
 
 /**
  * The current rows of a source table as one immutable file: magic, column count, row count,
@@ -65,20 +66,7 @@ final class TableRowsFile {
 
     /** The next row, or null at the end. */
     Object[] next() {
-      if (left == 0) {
-        return null;
-      }
-      left--;
-      Object[] row = new Object[width];
-      boolean[] d = decode;
-      for (int i = 0; i < columns; i++) {
-        if (d == null || (i < d.length && d[i])) {
-          row[i] = ValueCodec.read(in);
-        } else {
-          ValueCodec.skip(in);
-        }
-      }
-      return row;
+      return next(-1, row -> true);
     }
 
     /**
@@ -88,7 +76,7 @@ final class TableRowsFile {
      * decoded. {@code testAfter} beyond the file's columns (a key added after the write, NULL
      * here) tests the whole row; below 0, every row is taken.
      */
-    Object[] next(int testAfter, java.util.function.Predicate<Object[]> accept) {
+    Object[] next(int testAfter, Predicate<Object[]> accept) {
       boolean[] d = decode;
       while (left > 0) {
         left--;
