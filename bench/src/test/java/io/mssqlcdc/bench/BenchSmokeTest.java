@@ -92,9 +92,11 @@ class BenchSmokeTest {
       assertThat(f.checks().get("rowsPerRun.parquet stream")).as("rows each timed Parquet stream read")
           .isEqualTo(List.of(n));
     }
-    // the second baseline of each table: Parquet as a streaming file source, timed like the candidate
+    // the second baseline of each table: Parquet as a streaming file source, timed like the candidate; and that
+    // stream against the batch read (the ceiling)
     assertThat(byCase.get("1 source")).extracting(Figure::name).containsExactly("narrow, 5 columns",
-        "narrow: vs Parquet as a streaming source", "wide, 90 columns", "wide: vs Parquet as a streaming source");
+        "narrow: vs Parquet as a streaming source", "narrow: ceiling, Spark's own file stream", "wide, 90 columns",
+        "wide: vs Parquet as a streaming source", "wide: ceiling, Spark's own file stream");
   }
 
   @Test
@@ -141,9 +143,10 @@ class BenchSmokeTest {
   @Test
   void silverAppliedTheWorkloadAsThePlainMergeOfItsRankedRowsDid() {
     List<Figure> silver = byCase.get("4 silver");
-    assertThat(silver).extracting(Figure::name).hasSize(2).satisfies(n -> {
+    assertThat(silver).extracting(Figure::name).hasSize(3).satisfies(n -> {
       assertThat(n.get(0)).startsWith("full");
-      assertThat(n.get(1)).startsWith("incremental");
+      assertThat(n.get(1)).startsWith("full: ceiling");
+      assertThat(n.get(2)).startsWith("incremental");
     });
     // The workload (SilverWorkload's contract): keys = changes / 5; the keys k mod 5 = 2 end deleted, those with
     // k mod 5 in {0, 1} reinserted with qty = -k, the others keep their inserted qty = k.
@@ -164,10 +167,12 @@ class BenchSmokeTest {
     assertThat(map(full.checks().get("ApplyChanges"))).containsEntry("rows", rows).containsEntry("idSum", idSum);
     assertThat(full.checks().get("ApplyChanges")).as("silver equals the plain MERGE's table")
         .isEqualTo(full.checks().get("plain MERGE"));
+    assertThat(full.checks().get("read + plain MERGE")).as("the ceiling's MERGE wrote the same table")
+        .isEqualTo(full.checks().get("plain MERGE"));
     assertThat(full.details().get("jobsPerCall")).asList().hasSize(config.heavyReps());
 
     // Each incremental batch deletes as many keys as it inserts.
-    Figure inc = silver.get(1);
+    Figure inc = silver.get(2);
     assertThat(inc.checks()).containsEntry("batches", (long) (config.warmups() + config.reps()));
     assertThat(map(inc.checks().get("ApplyChanges"))).containsEntry("rows", rows);
     assertThat(inc.checks().get("ApplyChanges")).as("silver equals the plain MERGE's table")

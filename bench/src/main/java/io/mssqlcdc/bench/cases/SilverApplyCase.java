@@ -54,17 +54,21 @@ import org.apache.spark.sql.types.StructType;
  *       applied to a new silver: ApplyChanges' first call (a rebuild from every change) against the
  *       MERGE of the ranked rows into a new empty table of silver's columns; each side creates its
  *       table inside its timer; a new pair of tables per repetition;
+ *   <li><b>full: ceiling</b>: the same plain MERGE after one read of every bronze row (into
+ *       {@code noop}) against the plain MERGE alone: the most any apply from bronze can reach
+ *       against a baseline that is handed the ranked rows;
  *   <li><b>incremental</b>: a batch of {@code silverBatch} change rows (committed into the fake and
  *       streamed into bronze per repetition, untimed) applied to the full silver, clustered by key
  *       ({@code OPTIMIZE ZORDER BY (id)}: a large silver would be), against the MERGE of the batch's
  *       ranked rows into a shallow clone of that same silver. Both silvers advance batch by batch in
  *       step.
  * </ul>
- * Both sides must end equal (checksums); the Spark jobs each ApplyChanges call ran are reported.
+ * All sides must end equal (checksums); the Spark jobs each ApplyChanges call ran are reported.
  */
 public final class SilverApplyCase implements BenchCase {
   static final double TARGET = 0.8;
   private static final List<String> KEYS = List.of("id");
+  private static final String CEILING = "read + plain MERGE";
   private static final List<String> COLUMNS = List.of("id", "name", "amount", "qty", "_start_lsn", "_commit_ts");
 
   @Override
@@ -90,20 +94,20 @@ public final class SilverApplyCase implements BenchCase {
     }
     List<Figure> out = new ArrayList<>();
     Full full = full(ctx, p, w);
-    out.add(full.figure());
+    out.addAll(full.figures());
     out.add(incremental(ctx, p, w, full));
     return out;
   }
 
   /** The last full silvers of each side (the incremental figure starts from them). */
-  private record Full(Figure figure, String candidate, String baseline) {}
+  private record Full(List<Figure> figures, String candidate, String baseline) {}
 
   private Full full(BenchContext ctx, Pipeline p, SilverWorkload w) {
     SparkSession spark = ctx.spark();
     String ranked = ctx.scratch("silver-ranked").toString();
     latestImages(spark.read().format("delta").load(p.bronze)).write().format("delta").save(ranked);
     StructType silverSchema = silverSchema(spark.read().format("delta").load(p.bronze).schema());
-    String[] last = new String[2];
+    String[] last = new String[3];
     List<List<JobLog.Job>> jobs = new ArrayList<>();
     Map<String, Comparison.Variant> variants = new LinkedHashMap<>();
     variants.put("ApplyChanges", rep -> {
@@ -123,6 +127,18 @@ public final class SilverApplyCase implements BenchCase {
       }).nanos();
       return new Sample(nanos, w.changeRows(), Map.of());
     });
+    // The ceiling: what no apply from bronze can avoid beyond the baseline, one read of every change.
+    variants.put(CEILING, rep -> {
+      String table = ctx.scratch("merge-full-read").toString();
+      last[2] = table;
+      long nanos = Comparison.time(() -> {
+        spark.read().format("delta").load(p.bronze).write().format("noop").mode("overwrite").save();
+        spark.createDataFrame(List.of(), silverSchema).write().format("delta").save(table);
+        plainMerge(spark, table, ranked);
+        return null;
+      }).nanos();
+      return new Sample(nanos, w.changeRows(), Map.of());
+    });
     Log.info("case 4 silver, full: %,d change rows over %,d keys", w.changeRows(), w.keys());
     Map<String, List<Sample>> s = Comparison.run(ctx.config().warmups(), ctx.config().heavyReps(), variants);
     Map<String, Object> checks = new LinkedHashMap<>();
@@ -130,6 +146,7 @@ public final class SilverApplyCase implements BenchCase {
     checks.put("keys", (long) w.keys());
     checks.put("ApplyChanges", Checksums.of(spark.read().format("delta").load(last[0]), COLUMNS));
     checks.put("plain MERGE", Checksums.of(spark.read().format("delta").load(last[1]), COLUMNS));
+    checks.put(CEILING, Checksums.of(spark.read().format("delta").load(last[2]), COLUMNS));
     checks.put("qtySum", spark.read().format("delta").load(last[0]).agg(org.apache.spark.sql.functions.sum("qty"))
         .first().getLong(0));
     Map<String, Object> details = new LinkedHashMap<>();
@@ -137,6 +154,7 @@ public final class SilverApplyCase implements BenchCase {
     details.put("keys", w.keys());
     details.put("seconds", s.get("ApplyChanges").stream().map(Sample::seconds).toList());
     details.put("baselineSeconds", s.get("plain MERGE").stream().map(Sample::seconds).toList());
+    details.put("ceilingSeconds", s.get(CEILING).stream().map(Sample::seconds).toList());
     details.putAll(jobDetails(jobs.subList(ctx.config().warmups(), jobs.size())));
     details.put("lastMerge", mergeMetrics(spark, last[0]));
     details.put("baselineMerge", mergeMetrics(spark, last[1]));
@@ -146,7 +164,12 @@ public final class SilverApplyCase implements BenchCase {
         "ApplyChanges' first call (control, facts, bronze probe, ranking, MERGE, position, verdict) against a MERGE"
             + " of the latest image per key computed before the timer",
         details, checks);
-    return new Full(f, last[0], last[1]);
+    Figure ceiling = Figure.compared("4 silver", "full: ceiling, every change read", "changes/s",
+        Comparison.rates(s.get(CEILING)), "plain Delta MERGE of the ranked rows", Comparison.rates(s.get("plain MERGE")),
+        null, "the plain MERGE after one read of bronze's change rows (into noop): the most any apply from bronze can"
+            + " reach against this baseline, which gets the read and the ranking for free",
+        Map.of(), Map.of());
+    return new Full(List.of(f, ceiling), last[0], last[1]);
   }
 
   private Figure incremental(BenchContext ctx, Pipeline p, SilverWorkload w, Full full) {
