@@ -40,9 +40,11 @@ import org.apache.spark.sql.types.StructType;
  * }</pre>
  */
 public final class ControlRowMerge {
+  /** A column of the caller's and its value. */
+  private record Own(String column, DataType type, Object value) {}
+
   private final String tableName;
-  private final Map<String, DataType> types = new LinkedHashMap<>();
-  private final List<Object> values = new ArrayList<>();
+  private final List<Own> own = new ArrayList<>();
   private LocalDateTime candidate;
   private CdcOffset end;
 
@@ -57,11 +59,11 @@ public final class ControlRowMerge {
 
   /** A column of the caller's, set to {@code value} (NULL allowed) whether or not the verdict moves. */
   public ControlRowMerge set(String column, DataType type, Object value) {
-    if (column.equals(TABLE_NAME) || VERDICT.contains(column) || types.containsKey(column)) {
+    boolean taken = own.stream().anyMatch(o -> o.column().equals(column));
+    if (column.equals(TABLE_NAME) || VERDICT.contains(column) || taken) {
       throw new IllegalArgumentException("column " + column + " is the row's key, the verdict's, or set already");
     }
-    types.put(column, type);
-    values.add(value);
+    own.add(new Own(column, type, value));
     return this;
   }
 
@@ -85,20 +87,19 @@ public final class ControlRowMerge {
    *     {@code num_affected_rows} is 0 when the stored verdict was at or after the candidate
    */
   public Row execute(SparkSession spark, TableRef control, String what) {
-    if (candidate == null && types.isEmpty()) {
+    if (candidate == null && own.isEmpty()) {
       throw new IllegalStateException("nothing to write to the row of " + tableName);
     }
     StructType schema = new StructType().add(TABLE_NAME, DataTypes.StringType);
     List<Object> row = new ArrayList<>();
     row.add(tableName);
-    Map<String, String> own = new LinkedHashMap<>();
-    int i = 0;
-    for (Map.Entry<String, DataType> c : types.entrySet()) {
-      schema = schema.add(c.getKey(), c.getValue());
-      row.add(values.get(i++));
-      own.put(c.getKey(), "s." + c.getKey());
+    Map<String, String> ownSet = new LinkedHashMap<>();
+    for (Own c : own) {
+      schema = schema.add(c.column(), c.type());
+      row.add(c.value());
+      ownSet.put(c.column(), "s." + c.column());
     }
-    Map<String, String> both = new LinkedHashMap<>(own);
+    Map<String, String> both = new LinkedHashMap<>(ownSet);
     if (candidate != null) {
       schema = schema.add(FINALIZED_UNTIL, DataTypes.TimestampNTZType).add(END_LSN, DataTypes.StringType)
           .add(END_COMMIT_TS, DataTypes.TimestampNTZType).add(UPDATED_AT, DataTypes.TimestampNTZType);
@@ -120,8 +121,8 @@ public final class ControlRowMerge {
       if (candidate != null) {
         m = m.whenMatched(forwardOnly()).updateExpr(both);
       }
-      if (!own.isEmpty()) {
-        m = m.whenMatched().updateExpr(own);
+      if (!ownSet.isEmpty()) {
+        m = m.whenMatched().updateExpr(ownSet);
       }
       return m.whenNotMatched().insertExpr(insert).execute().first();
     });
