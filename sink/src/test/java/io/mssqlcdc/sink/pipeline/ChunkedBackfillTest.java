@@ -139,15 +139,16 @@ class ChunkedBackfillTest {
   @Test
   void aCrashBetweenAnyTwoStepsOfAWaveResumesWithoutDuplicates() throws Exception {
     builder().bootstrap(true).toDelta().awaitTermination();
+    // 80 rows a chunk, half the chunks and waves of 40: wave 0 crashed after each step in turn, then the rest
     for (String crashAfter : List.of("read", "appended", "facts")) {
       write(3);
-      assertThatThrownBy(() -> builder().backfill().chunkRows(40).targetWaveSeconds(0).onStep(st -> {
+      assertThatThrownBy(() -> builder().backfill().chunkRows(80).targetWaveSeconds(0).onStep(st -> {
         if (st.equals(crashAfter)) {
           throw new IllegalStateException("simulated crash after " + st);
         }
       }).run()).hasMessageContaining("simulated crash after " + crashAfter);
     }
-    builder().backfill().chunkRows(40).targetWaveSeconds(0).run();
+    builder().backfill().chunkRows(80).targetWaveSeconds(0).run();
     builder().toDelta().awaitTermination();
     Dataset<Row> snap = spark.read().format("delta").load(bronze).where("_operation = 0");
     assertThat(snap.select("order_id").distinct().count()).isEqualTo(snap.count());
@@ -163,7 +164,8 @@ class ChunkedBackfillTest {
   void throttlingWaitsForTheStreamsHeadroom() throws Exception {
     builder().bootstrap(true).toDelta().awaitTermination();
     // No micro-batch yet with a headroom figure: the backfill waits for the stream's metrics.
-    BackfillStatus waiting = builder().backfill().chunkRows(40).minHeadroomHours(1).run();
+    // 120 rows a chunk: few chunks to read once the headroom allows it (throttling decides before any wave)
+    BackfillStatus waiting = builder().backfill().chunkRows(120).minHeadroomHours(1).run();
     assertThat(waiting.state()).isEqualTo("waiting_metrics");
     assertThat(waiting.paused()).isTrue();
     assertThat(facts().where("event = 'snapshot_plan'").count()).as("no planning reads while throttled").isZero();
@@ -173,10 +175,10 @@ class ChunkedBackfillTest {
     db.clock(java.time.Clock.offset(java.time.Clock.systemUTC(), java.time.Duration.ofHours(2)));
     write(3);
     builder().toDelta().awaitTermination();
-    BackfillStatus low = builder().backfill().chunkRows(40).minHeadroomHours(10_000).run();
+    BackfillStatus low = builder().backfill().chunkRows(120).minHeadroomHours(10_000).run();
     assertThat(low.state()).isEqualTo("waiting_headroom");
     assertThat(low.reason()).contains("below minHeadroomHours=10000.0");
-    assertThat(builder().backfill().chunkRows(40).minHeadroomHours(1).run().state()).isEqualTo("done");
+    assertThat(builder().backfill().chunkRows(120).minHeadroomHours(1).run().state()).isEqualTo("done");
   }
 
   @Test
@@ -241,7 +243,8 @@ class ChunkedBackfillTest {
 
     write(6);
     builder().onDataLoss("resnapshot").toDelta().awaitTermination();
-    BackfillStatus st = builder().onDataLoss("resnapshot").backfill().chunkRows(40).targetWaveSeconds(0).run();
+    // 80 rows a chunk: several chunks in more than one wave
+    BackfillStatus st = builder().onDataLoss("resnapshot").backfill().chunkRows(80).targetWaveSeconds(0).run();
     assertThat(st.state()).isEqualTo("done");
     assertThat(st.snapshot()).isEqualTo(s1);
     write(3);
@@ -264,15 +267,17 @@ class ChunkedBackfillTest {
   @Test
   void aRerunNarrowerThanTheCrashedWaveRecordsTheChunksTheEarlierCommitHolds() throws Exception {
     builder().bootstrap(true).toDelta().awaitTermination();
-    assertThatThrownBy(() -> builder().backfill().chunkRows(40).targetWaveSeconds(0).onStep(st -> {
+    // 80 rows a chunk: the crashed wave 0 appended chunks 0 and 1, more chunks follow
+    assertThatThrownBy(() -> builder().backfill().chunkRows(80).targetWaveSeconds(0).onStep(st -> {
       if (st.equals("appended")) {
         throw new IllegalStateException("simulated crash after appended");
       }
     }).run()).hasMessageContaining("simulated crash after appended");
     // One partition: the rerun's wave 0 takes one chunk, Delta skips it (the crashed attempt committed two),
     // the facts record the two the commit holds, and the wave read ahead (chunk 1 again) is released.
-    BackfillStatus st = builder().option("numPartitions", "1").backfill().chunkRows(40).targetWaveSeconds(0).run();
+    BackfillStatus st = builder().option("numPartitions", "1").backfill().chunkRows(80).targetWaveSeconds(0).run();
     assertThat(st.state()).isEqualTo("done");
+    assertThat(st.chunksTotal()).as("a chunk after the one read ahead").isGreaterThanOrEqualTo(3);
     builder().toDelta().awaitTermination();
     Dataset<Row> snap = spark.read().format("delta").load(bronze).where("_operation = 0");
     assertThat(snap.select("order_id").distinct().count()).isEqualTo(snap.count()).isEqualTo(240);
