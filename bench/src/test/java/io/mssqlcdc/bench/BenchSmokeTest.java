@@ -31,12 +31,7 @@ class BenchSmokeTest {
     Path target = Path.of("target").toAbsolutePath();
     Path out = Files.createDirectories(target.resolve("bench-smoke"));
     // fixtures kept between runs of the test, like the runner's
-    BenchConfig t = BenchConfig.tiny(out, target.resolve("bench-smoke-data"));
-    // The latency case's workload for 1 s instead of tiny's 4 (about 10 commits a variant, each measured), so the
-    // stream has less to catch up on before its idle triggers are counted.
-    config = new BenchConfig(t.out(), t.data(), t.cases(), t.reps(), t.warmups(), t.narrowRows(), t.wideRows(),
-        t.bronzeNarrowRows(), t.bronzeWideRows(), t.bigTxRows(), t.smallTxRows(), 1, t.idleTriggers(), t.microRows(),
-        t.jdbcRows(), t.silverChanges(), t.silverBatch());
+    config = BenchConfig.tiny(out, target.resolve("bench-smoke-data"));
     spark = BenchSpark.session(out.resolve("warehouse"));
     BenchMain.Result r = BenchMain.run(config, spark);
     System.out.println(Report.table(r.figures()));

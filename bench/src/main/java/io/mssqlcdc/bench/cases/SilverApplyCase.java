@@ -117,28 +117,9 @@ public final class SilverApplyCase implements BenchCase {
       jobs.add(t.jobs());
       return new Sample(t.nanos(), w.changeRows(), Map.of());
     });
-    variants.put("plain MERGE", rep -> {
-      String table = ctx.scratch("merge-full").toString();
-      last[1] = table;
-      long nanos = Comparison.time(() -> {
-        spark.createDataFrame(List.of(), silverSchema).write().format("delta").save(table);
-        plainMerge(spark, table, ranked);
-        return null;
-      }).nanos();
-      return new Sample(nanos, w.changeRows(), Map.of());
-    });
+    variants.put("plain MERGE", rep -> fullMerge(ctx, w, silverSchema, ranked, "merge-full", last, 1, null));
     // The ceiling: what no apply from bronze can avoid beyond the baseline, one read of every change.
-    variants.put(CEILING, rep -> {
-      String table = ctx.scratch("merge-full-read").toString();
-      last[2] = table;
-      long nanos = Comparison.time(() -> {
-        spark.read().format("delta").load(p.bronze).write().format("noop").mode("overwrite").save();
-        spark.createDataFrame(List.of(), silverSchema).write().format("delta").save(table);
-        plainMerge(spark, table, ranked);
-        return null;
-      }).nanos();
-      return new Sample(nanos, w.changeRows(), Map.of());
-    });
+    variants.put(CEILING, rep -> fullMerge(ctx, w, silverSchema, ranked, "merge-full-read", last, 2, p.bronze));
     Log.info("case 4 silver, full: %,d change rows over %,d keys", w.changeRows(), w.keys());
     Map<String, List<Sample>> s = Comparison.run(ctx.config().warmups(), ctx.config().heavyReps(), variants);
     Map<String, Object> checks = new LinkedHashMap<>();
@@ -170,6 +151,26 @@ public final class SilverApplyCase implements BenchCase {
             + " when, like an apply from bronze, it must read every change first (the ranking is still free)",
         Map.of(), Map.of());
     return new Full(List.of(f, ceiling), last[0], last[1]);
+  }
+
+  /**
+   * The plain MERGE of {@code ranked} into a new empty table (kept in {@code last[slot]}), timed with
+   * the table's creation; when {@code readFirst} is given, after one read of it into {@code noop}.
+   */
+  private static Sample fullMerge(BenchContext ctx, SilverWorkload w, StructType silverSchema, String ranked,
+      String name, String[] last, int slot, String readFirst) throws Exception {
+    SparkSession spark = ctx.spark();
+    String table = ctx.scratch(name).toString();
+    last[slot] = table;
+    long nanos = Comparison.time(() -> {
+      if (readFirst != null) {
+        spark.read().format("delta").load(readFirst).write().format("noop").mode("overwrite").save();
+      }
+      spark.createDataFrame(List.of(), silverSchema).write().format("delta").save(table);
+      plainMerge(spark, table, ranked);
+      return null;
+    }).nanos();
+    return new Sample(nanos, w.changeRows(), Map.of());
   }
 
   private Figure incremental(BenchContext ctx, Pipeline p, SilverWorkload w, Full full) {
