@@ -44,6 +44,18 @@ public final class SinkErrors {
             + " every write up to batch " + last + " as done already. Use a new app_id, or restore the checkpoint.");
   }
 
+  /**
+   * Delta skipped a steady batch's bronze append: bronze recorded this batch id under this sink id
+   * though this run wrote the previous batch and no facts row of this one exists.
+   */
+  public static CdcStateException bronzeWrittenElsewhere(String target, String sinkId, long batchId) {
+    return new CdcStateException(CdcErrorCode.BRONZE_WRITTEN_ELSEWHERE,
+        target + " already holds batch " + batchId + " of app_id '" + sinkId + "' (Delta skipped the append as"
+            + " written), but this run wrote batch " + (batchId - 1) + " and the facts table has no row of batch "
+            + batchId + ": another query writes to " + target + " under the same app_id. Give each query its own"
+            + " app_id (and checkpoint).");
+  }
+
   /** The facts table holds batches of the sink, but the checkpoint shows no committed batch. */
   public static CdcStateException checkpointNotVisible(String facts, String sinkId, String checkpoint) {
     return new CdcStateException(CdcErrorCode.CHECKPOINT_NOT_VISIBLE,

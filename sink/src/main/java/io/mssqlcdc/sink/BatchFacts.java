@@ -16,6 +16,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -49,13 +50,36 @@ public record BatchFacts(
   public static final BatchFacts EMPTY = new BatchFacts(0, null, null, null, null, 0, 0, 0);
 
   /**
-   * Counts {@code batch} in one pass that runs it to its end: one Spark job, no shuffle. The
-   * figures are observed ({@link Dataset#observe(Observation, Column, Column...)}) while the rows
-   * go to Spark's {@code noop} sink, so a persisted batch is filled by the same pass and the
-   * bronze write reads it from the cache. (An aggregation, {@code batch.agg(...)}, would take
-   * three jobs with adaptive execution: the cache, the shuffle's map stage, the result.)
+   * Counts {@code batch} in a pass of its own that runs it to its end: one Spark job, no
+   * shuffle (the figures are observed while the rows go to Spark's {@code noop} sink; an
+   * aggregation, {@code batch.agg(...)}, would take three jobs with adaptive execution). The
+   * sink counts with {@link #observe} during the bronze append instead, and calls this only for
+   * a batch whose append Delta skipped.
    */
   public static BatchFacts of(Dataset<Row> batch) {
+    Observation o = newObservation();
+    observe(batch, o).write().format("noop").mode(SaveMode.Overwrite).save();
+    try {
+      return from(o.getAsJava()).orElseThrow(
+          () -> new IllegalStateException("Spark collected no figures of a batch it ran to its end"));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while waiting for the batch's figures", e);
+    }
+  }
+
+  /** A new observation, named uniquely (Spark keys observations by name and plan). */
+  public static Observation newObservation() {
+    return new Observation("mssql_cdc_batch_facts_" + UUID.randomUUID().toString().replace("-", ""));
+  }
+
+  /**
+   * {@code batch} with its figures observed by {@code o}: whatever action runs the returned
+   * Dataset to its end (the bronze append) fills {@code o}, in the same pass, no extra job. An
+   * action that does not run it (Delta skipping an append whose {@code txnVersion} it recorded)
+   * leaves {@code o} incomplete.
+   */
+  public static Dataset<Row> observe(Dataset<Row> batch, Observation o) {
     List<String> have = Arrays.asList(batch.columns());
     for (String c : NEEDED) {
       if (!have.contains(c)) {
@@ -64,30 +88,31 @@ public record BatchFacts(
             + String.join(", ", have));
       }
     }
-    Observation o = new Observation("mssql_cdc_batch_facts_" + UUID.randomUUID().toString().replace("-", ""));
-    batch.observe(o,
+    return batch.observe(o,
         count(lit(1)).as("rows"),
         min(col(CdcColumns.START_LSN)).as("min_lsn"), max(col(CdcColumns.START_LSN)).as("max_lsn"),
         min(col(CdcColumns.COMMIT_TS)).as("min_commit_ts"), max(col(CdcColumns.COMMIT_TS)).as("max_commit_ts"),
         sum(when(col(CdcColumns.OPERATION).equalTo(1), 1L).otherwise(0L)).as("deletes"),
         sum(when(col(CdcColumns.OPERATION).equalTo(2), 1L).otherwise(0L)).as("inserts"),
-        sum(when(col(CdcColumns.OPERATION).equalTo(4), 1L).otherwise(0L)).as("updates"))
-        .write().format("noop").mode(SaveMode.Overwrite).save();
-    Map<String, Object> r;
-    try {
-      r = o.getAsJava();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while waiting for the batch's figures", e);
+        sum(when(col(CdcColumns.OPERATION).equalTo(4), 1L).otherwise(0L)).as("updates"));
+  }
+
+  /**
+   * The figures an observation of {@link #observe} collected; empty when it collected none (Spark
+   * completes an observation whose plan did not run with no values).
+   */
+  public static Optional<BatchFacts> from(Map<String, Object> r) {
+    if (r == null || !r.containsKey("rows") || r.get("rows") == null) {
+      return Optional.empty();
     }
     long rows = ((Number) r.get("rows")).longValue();
     if (rows == 0) {
-      return EMPTY;
+      return Optional.of(EMPTY);
     }
-    return new BatchFacts(rows, (String) r.get("min_lsn"), (String) r.get("max_lsn"),
+    return Optional.of(new BatchFacts(rows, (String) r.get("min_lsn"), (String) r.get("max_lsn"),
         (LocalDateTime) r.get("min_commit_ts"), (LocalDateTime) r.get("max_commit_ts"),
         ((Number) r.get("deletes")).longValue(), ((Number) r.get("inserts")).longValue(),
-        ((Number) r.get("updates")).longValue());
+        ((Number) r.get("updates")).longValue()));
   }
 
   /**
@@ -105,6 +130,22 @@ public record BatchFacts(
     n.put("deletes", deletes);
     n.put("inserts", inserts);
     n.put("updates", updates);
+    n.put("batch_id", batchId);
+    n.put("app_id", sinkId);
+    return n.toString();
+  }
+
+  /**
+   * The bronze commit's {@code userMetadata} when the figures are counted during the append
+   * itself (as {@link DeltaSink} does): the same keys, {@code rows} to {@code updates} null; the
+   * facts row holds the figures (the reference's metadata where it cannot persist a batch).
+   */
+  public static String uncountedMetadata(long batchId, String sinkId) {
+    ObjectNode n = JSON.createObjectNode();
+    for (String k : List.of("rows", "min_lsn", "max_lsn", "min_commit_ts", "max_commit_ts", "deletes", "inserts",
+        "updates")) {
+      n.putNull(k);
+    }
     n.put("batch_id", batchId);
     n.put("app_id", sinkId);
     return n.toString();

@@ -23,11 +23,11 @@ import java.util.OptionalLong;
 import java.util.Set;
 import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Observation;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,20 +42,23 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>Exactly once: the bronze append carries {@code txnAppId} = the sink id and {@code txnVersion}
- * = the batch id, the facts append {@code <sink id>#facts} and the batch id, so Delta skips both
- * when Spark replays a batch after a crash between the Delta commit and its own commit log. A new
- * checkpoint needs a new app id: a checkpoint rewound under the same app id is refused on the
- * first batch (Delta would skip every batch up to the last one written). An empty batch writes no
- * bronze commit; its facts row is still written.
+ * = the batch id, so Delta skips it when Spark replays a batch after a crash between the Delta
+ * commit and its own commit log. The facts commit follows the bronze commit and carries no txn
+ * key: a run's first batch (and any batch that does not follow the last one this instance
+ * finished) reads the facts table's last batch of the sink id first; a batch it holds is a replay
+ * with nothing to write, and a batch it does not hold gets its facts row. A checkpoint rewound
+ * under the same app id is refused there (Delta would skip every batch up to the last one
+ * written). An empty batch writes no bronze commit; its facts row is still written.
  *
- * <p>Per batch, in order: the rewind check (with facts: on a run's first batch, and on any batch
- * that does not follow the last one this instance wrote), the batch is persisted and counted (one
- * pass, which fills the cache), appended to bronze (columns {@code _batch_id}, {@code _snapshot},
- * {@code _chunk} added last; {@code mergeSchema} lets columns of a newer capture instance join;
- * {@code userMetadata} = the batch's facts as compact JSON), then the facts commit. Metrics and
- * events come from the source in the same JVM ({@link BatchEvents}), not from files. A batch
- * that follows its predecessor runs three Spark jobs of its own (the counting pass, the two
- * appends) plus what Delta runs for each idempotent append (docs/PERFORMANCE.md).
+ * <p>Per batch, in order: the rewind check (on a run's first batch), the bronze append (columns
+ * {@code _batch_id}, {@code _snapshot}, {@code _chunk} added last; {@code mergeSchema} lets
+ * columns of a newer capture instance join) which counts the batch in the same pass
+ * ({@link BatchFacts#observe}), then the facts commit. The batch is read once: no persist, no
+ * counting pass. A replay after a crash between the two commits (Delta skips the append, so the
+ * pass does not run) counts the batch with one more read. Metrics and events come from the source
+ * in the same JVM ({@link BatchEvents}), not from files. A steady batch runs the bronze append
+ * (one job plus the jobs Delta runs to compute the table's set transactions) and the facts
+ * append (docs/PERFORMANCE.md).
  *
  * <p>Runs on the driver, on the query's thread; one instance serves one query.
  */
@@ -67,10 +70,19 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
   private final String sinkId;
   private final TableRef facts;
   private final List<AfterBatch> afterBatch;
+  private final Map<Step, Runnable> steps;
 
   private final Set<TableRef> ensured = new HashSet<>();
-  /** The batch whose facts this instance last committed (or found committed); -1 before the first. */
-  private long lastFacts = -1;
+  /** How long a steady batch's append may take to report its figures before it counts as skipped. */
+  static final long OBSERVATION_WAIT_SECONDS = 5;
+
+  /**
+   * The batch this instance last finished (its commits and hooks done, or found done); -1
+   * before the first and after any failure.
+   */
+  private long lastWritten = -1;
+  /** Whether that batch had no rows. */
+  private boolean lastEmpty;
   private String columnMappingMode;
   private List<String> carriedWarnings = List.of();
   private boolean warnedNoReport;
@@ -86,6 +98,15 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
     this.sinkId = b.ids.sinkId(b.generation);
     this.facts = b.facts == null ? null : TableRef.of(b.facts);
     this.afterBatch = List.copyOf(b.afterBatch);
+    this.steps = Map.copyOf(b.steps);
+  }
+
+  /** Points of a batch where tests make the sink fail (package-private: a crash test's hook). */
+  enum Step {
+    /** After the rewind check, before the bronze append. */
+    BEFORE_BRONZE,
+    /** After the bronze append, before the facts commit. */
+    BETWEEN_COMMITS
   }
 
   public static Builder builder() {
@@ -115,59 +136,138 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
     long t0 = System.nanoTime();
     List<String> warnings = new ArrayList<>(carriedWarnings);
     carriedWarnings = List.of();
-    boolean replay = false;
-    if (facts != null && (lastFacts < 0 || batchId != lastFacts + 1)) {
-      // A run's first batch (or one that does not follow the last this instance wrote: a restart
-      // of a reused instance, a replay): the rewind check, one scan of the facts table. A batch
-      // that follows the last one written needs none: this instance wrote its predecessor's facts.
+    long previous = lastWritten;
+    // Set again only once this batch is done: after a failure anywhere below, the next call
+    // (Spark's retry, a restart with this instance) runs the rewind check.
+    lastWritten = -1;
+    boolean follows = previous >= 0 && batchId == previous + 1;
+    boolean factsHold = false;
+    if (facts != null && !follows) {
+      // A run's first batch (or one that does not follow the last this instance wrote: a retry,
+      // a restart of a reused instance): the rewind check, one scan of the facts table. A batch
+      // that follows needs none: this instance wrote its predecessor's facts, and nothing else
+      // writes facts rows of this sink id.
       ensure(spark, facts, () -> FactsWriter.ensure(spark, facts));
       OptionalLong last = FactsReader.lastBatch(spark, facts, sinkId);
       if (last.isPresent() && batchId < last.getAsLong()) {
         throw SinkErrors.checkpointRewound(facts.text(), last.getAsLong(), sinkId, batchId);
       }
-      replay = last.isPresent() && batchId == last.getAsLong();
+      factsHold = last.isPresent() && batchId == last.getAsLong();
     }
-    Dataset<Row> rows = batch.persist(StorageLevel.MEMORY_AND_DISK());
-    try {
-      BatchFacts f = BatchFacts.of(rows);
-      if (f.rows() > 0) {
-        appendBronze(spark, BronzeTable.changeRows(rows, batchId), batchId, f);
-      }
-      long durationMs = (System.nanoTime() - t0) / 1_000_000;
-      Optional<BatchReport> report = BatchEvents.forBatch(batchId);
+    // Planning the batch's scan (no Spark job) registers the source's report of it: the planned
+    // rows decide whether the batch is empty; the figures of the read fill in as it runs.
+    batch.queryExecution().toRdd();
+    Optional<BatchReport> report = BatchEvents.forBatch(batchId);
+    if (report.isEmpty() && !warnedNoReport) {
+      warnedNoReport = true;
+      LOG.warn("{}: the source reported no metrics for batch {}; the facts row's metric columns stay NULL"
+          + " (is the stream format(\"mssql_cdc\"), and the sink called on the query's own thread?)", sinkId, batchId);
+    }
+    if (factsHold) {
       BatchHealth health = report.map(BatchHealth::from).orElse(BatchHealth.NONE);
-      if (report.isEmpty() && !warnedNoReport) {
-        warnedNoReport = true;
-        LOG.warn("{}: the source reported no metrics for batch {}; the facts row's metric columns stay NULL"
-            + " (is the stream format(\"mssql_cdc\"), and the sink called on the query's own thread?)", sinkId, batchId);
-      }
       warnings.addAll(health.warnings());
-      if (facts != null) {
-        List<FactsRow> factsRows =
-            BatchFactsRows.rows(sinkId, batchId, target.text(), f, startedAt, durationMs, health, warnings);
-        ensure(spark, facts, () -> FactsWriter.ensure(spark, facts));
-        FactsWriter.write(spark, facts, factsRows, AppIds.factsKey(sinkId), batchId);
-        lastFacts = batchId;
-        if (replay) {
-          // This batch's facts commit was skipped (written before the crash): its warnings go to the next one.
-          carriedWarnings = List.copyOf(warnings);
-        }
-      } else {
-        for (BatchEvent e : health.events()) {
-          LOG.info("{} batch {}: {}", sinkId, batchId, e);
-        }
+      // A replay of a batch whose facts are committed, and with them its bronze rows (the bronze
+      // commit comes first): nothing to write. Its warnings go to the next batch's facts row.
+      carriedWarnings = List.copyOf(warnings);
+      LOG.info("{} batch {}: written before (its facts row is in {}); nothing to write", sinkId, batchId, facts);
+      afterCommits(spark, batchId, health);
+      return;
+    }
+    step(Step.BEFORE_BRONZE);
+    BatchFacts f = writeBronze(spark, batch, batchId, report.map(BatchReport::plannedRows).orElse(-1L), follows);
+    long durationMs = (System.nanoTime() - t0) / 1_000_000;
+    BatchHealth health = report.map(BatchHealth::from).orElse(BatchHealth.NONE);
+    warnings.addAll(health.warnings());
+    step(Step.BETWEEN_COMMITS);
+    if (facts != null) {
+      List<FactsRow> factsRows =
+          BatchFactsRows.rows(sinkId, batchId, target.text(), f, startedAt, durationMs, health, warnings);
+      ensure(spark, facts, () -> FactsWriter.ensure(spark, facts));
+      // No txn key: a batch reaches this write only when the facts table does not hold it (checked
+      // above on a run's first batch; a following batch is new by construction), so Delta's
+      // idempotence check, a computation of the table's state per batch, would buy nothing
+      // (docs/decisions/0005-txn-app-ids.md).
+      FactsWriter.write(spark, facts, factsRows, null, batchId);
+    } else {
+      for (BatchEvent e : health.events()) {
+        LOG.info("{} batch {}: {}", sinkId, batchId, e);
       }
-      LOG.info("{} batch {}: {} rows ({} inserts, {} updates, {} deletes) to {} in {} ms", sinkId, batchId, f.rows(),
-          f.inserts(), f.updates(), f.deletes(), target, durationMs);
-      for (AfterBatch a : afterBatch) {
-        a.run(spark, batchId, health.events());
+    }
+    LOG.info("{} batch {}: {} rows ({} inserts, {} updates, {} deletes) to {} in {} ms", sinkId, batchId, f.rows(),
+        f.inserts(), f.updates(), f.deletes(), target, durationMs);
+    lastEmpty = f.rows() == 0;
+    afterCommits(spark, batchId, health);
+  }
+
+  private void afterCommits(SparkSession spark, long batchId, BatchHealth health) {
+    for (AfterBatch a : afterBatch) {
+      a.run(spark, batchId, health.events());
+    }
+    lastWritten = batchId;
+  }
+
+  /**
+   * Appends the batch to bronze, counting it in the same pass, and returns its figures. No bronze
+   * commit for a batch known to be empty: one the planner counted no rows for, or, when it did
+   * not count ({@code numPartitions=1}), one that {@code isEmpty()} finds empty, asked only where
+   * an empty batch is likely (a run's first batch, one after an empty batch): elsewhere an empty
+   * batch the planner did not count writes an empty bronze commit (its facts row says 0 rows).
+   */
+  private BatchFacts writeBronze(SparkSession spark, Dataset<Row> batch, long batchId, long plannedRows,
+      boolean follows) {
+    boolean empty = plannedRows == 0 || (plannedRows < 0 && (!follows || lastEmpty) && batch.isEmpty());
+    if (empty) {
+      return BatchFacts.EMPTY;
+    }
+    Observation o = BatchFacts.newObservation();
+    appendBronze(spark, BronzeTable.changeRows(BatchFacts.observe(batch, o), batchId), batchId);
+    Optional<BatchFacts> observed = observed(o, follows && facts != null);
+    if (observed.isPresent()) {
+      return observed.get();
+    }
+    // Delta skipped the append: bronze holds this batch id of this sink id already.
+    if (facts != null && follows) {
+      // In steady state this instance wrote the previous batch and no facts row of this one
+      // exists: another writer appended under this app id.
+      throw SinkErrors.bronzeWrittenElsewhere(target.text(), sinkId, batchId);
+    }
+    // A replay after a crash between the bronze and the facts commit: count the batch for its
+    // facts row with one more read (the source reads the same commits again).
+    LOG.info("{} batch {}: bronze holds it already (a replay); counting it for the facts row", sinkId, batchId);
+    return BatchFacts.of(batch);
+  }
+
+  /**
+   * The observation's figures if the append ran the batch. Spark completes an observation when
+   * the execution that ran its plan ends, before the action returns; when Delta skips the append
+   * nothing completes it. {@code mustRun}: wait a little for a completion before concluding the
+   * batch was not run (a steady batch, where a skip is an error).
+   */
+  private static Optional<BatchFacts> observed(Observation o, boolean mustRun) {
+    scala.concurrent.Future<?> f = o.future();
+    if (!f.isCompleted() && mustRun) {
+      try {
+        scala.concurrent.Await.ready(f, scala.concurrent.duration.Duration.create(OBSERVATION_WAIT_SECONDS,
+            java.util.concurrent.TimeUnit.SECONDS));
+      } catch (java.util.concurrent.TimeoutException e) {
+        return Optional.empty();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("Interrupted while waiting for the batch's figures", e);
       }
-    } finally {
-      rows.unpersist(false);
+    }
+    if (!f.isCompleted()) {
+      return Optional.empty();
+    }
+    try {
+      return BatchFacts.from(o.getAsJava());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while waiting for the batch's figures", e);
     }
   }
 
-  private void appendBronze(SparkSession spark, Dataset<Row> rows, long batchId, BatchFacts f) {
+  private void appendBronze(SparkSession spark, Dataset<Row> rows, long batchId) {
     ensure(spark, target, () -> TableRunner.ensure(spark, target, BronzeTable.KIND,
         BronzeTable.creationSchema(rows.schema())));
     checkColumnMapping(spark, rows.schema());
@@ -175,10 +275,17 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
       DeltaTables.append(rows, target, Map.of(
           "txnAppId", sinkId,
           "txnVersion", Long.toString(batchId),
-          "userMetadata", f.userMetadata(batchId, sinkId),
+          "userMetadata", BatchFacts.uncountedMetadata(batchId, sinkId),
           "mergeSchema", "true"));
     } catch (RuntimeException e) {
       throw BronzeWriteErrors.translate(target.text(), e);
+    }
+  }
+
+  private void step(Step s) {
+    Runnable r = steps.get(s);
+    if (r != null) {
+      r.run();
     }
   }
 
@@ -227,8 +334,15 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
     private int generation;
     private String facts;
     private final List<AfterBatch> afterBatch = new ArrayList<>();
+    private final Map<Step, Runnable> steps = new java.util.EnumMap<>(Step.class);
 
     private Builder() {}
+
+    /** Runs {@code action} at {@code step} of every batch (tests: a crash between two commits). */
+    Builder at(Step step, Runnable action) {
+      steps.put(step, action);
+      return this;
+    }
 
     /** The bronze table: a name, or a path (anything with {@code /} or {@code :}). Required. */
     public Builder target(String nameOrPath) {

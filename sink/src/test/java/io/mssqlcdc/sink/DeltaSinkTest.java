@@ -22,6 +22,7 @@ import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.Trigger;
 import org.junit.jupiter.api.BeforeEach;
@@ -165,8 +166,10 @@ class DeltaSinkTest {
     assertThat((String) skip.getAs("detail")).contains("\"certain\": true");
     assertThat((Object) skip.getAs("lost_from_ts")).isEqualTo(java.time.LocalDateTime.ofInstant(from,
         java.time.ZoneOffset.UTC));
-    assertThat((Object) skip.getAs("lost_to_ts")).isNotNull();
-    assertThat((Object) skip.getAs("batch_id")).isNotNull();
+    // the commit time of the min_lsn the stream resumed at (the cleanup's low water mark)
+    assertThat((Object) skip.getAs("lost_to_ts")).isEqualTo(java.time.LocalDateTime.ofInstant(
+        db.client().commitTime(db.client().minLsn("dbo_orders")).orElseThrow(), java.time.ZoneOffset.UTC));
+    assertThat((Object) skip.getAs("batch_id")).isEqualTo(1L); // the second run's only batch
   }
 
   @Test
@@ -192,7 +195,10 @@ class DeltaSinkTest {
     assertThat(DeltaTables.properties(spark, TableRef.of(facts))).containsEntry("mssql_cdc.schema_version", "12");
     String meta = DeltaTables.table(spark, TableRef.of(bronze)).history().where("operation = 'WRITE'")
         .select("userMetadata").first().getString(0);
-    assertThat(meta).startsWith("{\"rows\":").contains("\"batch_id\":0,\"app_id\":\"orders\"}");
+    // The figures are counted during the append, so the commit names the batch and the facts row holds them.
+    assertThat(meta).isEqualTo("{\"rows\":null,\"min_lsn\":null,\"max_lsn\":null,\"min_commit_ts\":null,"
+        + "\"max_commit_ts\":null,\"deletes\":null,\"inserts\":null,\"updates\":null,\"batch_id\":0,"
+        + "\"app_id\":\"orders\"}");
   }
 
   @Test
@@ -235,6 +241,110 @@ class DeltaSinkTest {
         .collectAsList();
     assertThat(batches.stream().map(r -> (Long) r.getAs("batch_id")).toList())
         .isEqualTo(java.util.stream.LongStream.range(0, batches.size()).boxed().toList());
+  }
+
+  /** The facts row of each batch against what bronze holds of it: rows, inserts, updates, deletes. */
+  private void factsMatchBronze() {
+    List<Row> byBatch = spark.read().format("delta").load(bronze).groupBy("_batch_id")
+        .agg(functions.count("*").as("rows"),
+            functions.sum(functions.when(functions.col("_operation").equalTo(2), 1).otherwise(0)).as("inserts"),
+            functions.sum(functions.when(functions.col("_operation").equalTo(4), 1).otherwise(0)).as("updates"),
+            functions.sum(functions.when(functions.col("_operation").equalTo(1), 1).otherwise(0)).as("deletes"),
+            functions.min("_start_lsn").as("min_lsn"), functions.max("_start_lsn").as("max_lsn"))
+        .orderBy("_batch_id").collectAsList();
+    List<Row> factsRows = spark.read().format("delta").load(facts).where("event IS NULL AND rows > 0")
+        .orderBy("batch_id").collectAsList();
+    assertThat(factsRows).hasSameSizeAs(byBatch);
+    for (int i = 0; i < byBatch.size(); i++) {
+      Row b = byBatch.get(i);
+      Row f = factsRows.get(i);
+      assertThat((Long) f.getAs("batch_id")).isEqualTo(((Integer) b.getAs("_batch_id")).longValue());
+      assertThat((Long) f.getAs("rows")).isEqualTo((Long) b.getAs("rows"));
+      assertThat((Long) f.getAs("inserts")).isEqualTo((Long) b.getAs("inserts"));
+      assertThat((Long) f.getAs("updates")).isEqualTo((Long) b.getAs("updates"));
+      assertThat((Long) f.getAs("deletes")).isEqualTo((Long) b.getAs("deletes"));
+      assertThat((String) f.getAs("min_lsn")).isEqualTo((String) b.getAs("min_lsn"));
+      assertThat((String) f.getAs("max_lsn")).isEqualTo((String) b.getAs("max_lsn"));
+    }
+  }
+
+  /** Batch ids of the facts table's batch rows, in order. */
+  private List<Long> factsBatches() {
+    return spark.read().format("delta").load(facts).where("event IS NULL").orderBy("batch_id").collectAsList()
+        .stream().map(r -> (Long) r.getAs("batch_id")).toList();
+  }
+
+  /** A sink that fails once at {@code step} of batch 1. */
+  private DeltaSink crashingAt(DeltaSink.Step step, AtomicBoolean crashed, long[] batch) {
+    return DeltaSink.builder().target(bronze).appId("orders").factsTable(facts)
+        .afterBatch((s, id, events) -> batch[0] = id + 1)
+        .at(step, () -> {
+          if (batch[0] == 1 && crashed.compareAndSet(false, true)) {
+            throw new IllegalStateException("simulated crash at " + step + " of batch 1");
+          }
+        }).build();
+  }
+
+  @Test
+  void aCrashBetweenTheBronzeAndTheFactsCommitCountsTheReplayedBatch() throws Exception {
+    history(1, 6);
+    Path ckpt = tmp.resolve("ckpt");
+    AtomicBoolean crashed = new AtomicBoolean();
+    assertThatThrownBy(() -> run(crashingAt(DeltaSink.Step.BETWEEN_COMMITS, crashed, new long[1]), ckpt,
+        "maxCommitsPerBatch", "3")).hasStackTraceContaining("simulated crash at BETWEEN_COMMITS of batch 1");
+    assertThat(factsBatches()).containsExactly(0L); // bronze holds batch 1, facts do not
+    run(sink("orders"), ckpt, "maxCommitsPerBatch", "3");
+    // Delta skipped batch 1's bronze append; its facts row counts it with one more read.
+    assertThat(bronzeChanges()).hasSize(sourceChanges().size());
+    assertThat(new HashSet<>(bronzeChanges())).isEqualTo(sourceChanges());
+    assertThat(factsBatches()).isEqualTo(java.util.stream.LongStream.range(0, factsBatches().size()).boxed().toList());
+    factsMatchBronze();
+  }
+
+  @Test
+  void aCrashBeforeTheBronzeCommitWritesTheBatchOnRestart() throws Exception {
+    history(1, 6);
+    Path ckpt = tmp.resolve("ckpt");
+    AtomicBoolean crashed = new AtomicBoolean();
+    assertThatThrownBy(() -> run(crashingAt(DeltaSink.Step.BEFORE_BRONZE, crashed, new long[1]), ckpt,
+        "maxCommitsPerBatch", "3")).hasStackTraceContaining("simulated crash at BEFORE_BRONZE of batch 1");
+    run(sink("orders"), ckpt, "maxCommitsPerBatch", "3");
+    assertThat(bronzeChanges()).hasSize(sourceChanges().size());
+    assertThat(new HashSet<>(bronzeChanges())).isEqualTo(sourceChanges());
+    factsMatchBronze();
+  }
+
+  @Test
+  void theSameInstanceRestartedAfterACrashBetweenTheCommitsChecksTheFacts() throws Exception {
+    history(1, 6);
+    Path ckpt = tmp.resolve("ckpt");
+    AtomicBoolean crashed = new AtomicBoolean();
+    DeltaSink sink = crashingAt(DeltaSink.Step.BETWEEN_COMMITS, crashed, new long[1]);
+    assertThatThrownBy(() -> run(sink, ckpt, "maxCommitsPerBatch", "3")).hasStackTraceContaining("simulated crash");
+    // Batch 1 follows batch 0, the last this instance finished, but the failure reset it: the retry checks.
+    run(sink, ckpt, "maxCommitsPerBatch", "3");
+    assertThat(bronzeChanges()).hasSize(sourceChanges().size());
+    assertThat(factsBatches()).isEqualTo(java.util.stream.LongStream.range(0, factsBatches().size()).boxed().toList());
+    factsMatchBronze();
+  }
+
+  @Test
+  void anotherWriterUnderTheSameAppIdIsRefusedInSteadyState() throws Exception {
+    history(1, 6);
+    // After batch 0, someone appends bronze batch 1 under the same app id (another query, another checkpoint).
+    DeltaSink sink = DeltaSink.builder().target(bronze).appId("orders").factsTable(facts)
+        .afterBatch((s, id, events) -> {
+          if (id == 0) {
+            DeltaTables.append(spark.read().format("delta").load(bronze).limit(1), TableRef.of(bronze),
+                Map.of("txnAppId", "orders", "txnVersion", "1"));
+          }
+        }).build();
+    assertThatThrownBy(() -> run(sink, tmp.resolve("ckpt"), "maxCommitsPerBatch", "3"))
+        .hasStackTraceContaining("MSSQL_CDC-707")
+        .hasStackTraceContaining("already holds batch 1 of app_id 'orders' (Delta skipped the append as written), but"
+            + " this run wrote batch 0 and the facts table has no row of batch 1: another query writes to " + bronze
+            + " under the same app_id. Give each query its own app_id (and checkpoint).");
+    assertThat(factsBatches()).containsExactly(0L);
   }
 
   @Test

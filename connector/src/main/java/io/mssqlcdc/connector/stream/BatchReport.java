@@ -27,18 +27,18 @@ public final class BatchReport {
   private final long batchId;
   private final CdcOffset start;
   private final CdcOffset end;
-  private final int partitions;
+  private final List<LsnRange> ranges;
   private final List<BatchEvent> plannerEvents;
   private final List<String> warnings;
   private final BatchAccumulators acc;
 
-  BatchReport(String queryId, long batchId, CdcOffset start, CdcOffset end, int partitions,
+  BatchReport(String queryId, long batchId, CdcOffset start, CdcOffset end, List<LsnRange> ranges,
       List<BatchEvent> plannerEvents, List<String> warnings, BatchAccumulators acc) {
     this.queryId = queryId;
     this.batchId = batchId;
     this.start = start;
     this.end = end;
-    this.partitions = partitions;
+    this.ranges = List.copyOf(ranges);
     Instant from = start.commitTs().orElse(null);
     this.plannerEvents = plannerEvents.stream().map(e -> e.withLostFrom(from)).toList();
     this.warnings = List.copyOf(warnings);
@@ -76,7 +76,24 @@ public final class BatchReport {
 
   /** Input partitions planned (LSN ranges). */
   public int partitionsPlanned() {
-    return partitions;
+    return ranges.size();
+  }
+
+  /**
+   * The change rows the planner expects in this batch, from the split points it read: 0 when no
+   * range was planned (nothing to read: an idle poll, a skipped range), -1 when a range was not
+   * counted (one partition per range, {@code numPartitions=1}, counts nothing). A cleanup that
+   * purges rows between planning and reading can only make the read hold fewer.
+   */
+  public long plannedRows() {
+    long total = 0;
+    for (LsnRange r : ranges) {
+      if (r.rows() < 0) {
+        return -1;
+      }
+      total += r.rows();
+    }
+    return total;
   }
 
   /**
@@ -209,7 +226,7 @@ public final class BatchReport {
   @Override
   public String toString() {
     return "BatchReport{query=" + queryId + ", batch=" + batchId + ", start=" + start.lsn() + ", end=" + end.lsn()
-        + ", partitions=" + partitions + ", rows=" + rowsRead() + ", bytes=" + bytesRead() + ", readMs="
+        + ", partitions=" + ranges.size() + ", rows=" + rowsRead() + ", bytes=" + bytesRead() + ", readMs="
         + readMillis() + ", events=" + events() + ", warnings=" + warnings.size() + "}";
   }
 }

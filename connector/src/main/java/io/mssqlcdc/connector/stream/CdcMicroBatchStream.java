@@ -75,6 +75,8 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   private BatchPlanner.Plan lastPlan;
   /** Accumulators of the last batches planned, by end LSN (the reader factory carries them). */
   private final Map<Lsn, BatchAccumulators> accumulators = Collections.synchronizedMap(new LinkedHashMap<>());
+  private Lsn lastAccStart;
+  private String lastAccBatch;
   /** The (source, capture instance) identities of checkpoint offsets this run checked and accepted. */
   private final java.util.Set<String> identitiesChecked = new java.util.HashSet<>();
   /** WARNING lines logged outside planning (the server clock, a rename), for the next batch planned. */
@@ -263,13 +265,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
     CdcOffset end = cdcOffset(endOffset);
     BatchPlanner.Plan plan = plan(start.lsn(), end.lsn());
     CdcReaderOptions forExecutors = executorOptions();
-    BatchAccumulators acc = new BatchAccumulators(sparkContext);
-    synchronized (accumulators) {
-      accumulators.put(end.lsn(), acc);
-      while (accumulators.size() > 4) {
-        accumulators.remove(accumulators.keySet().iterator().next());
-      }
-    }
+    BatchAccumulators acc = accumulatorsFor(start, end);
     register(start, end, plan, acc);
     InputPartition[] partitions = new InputPartition[plan.ranges().size()];
     for (int i = 0; i < partitions.length; i++) {
@@ -280,9 +276,35 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   }
 
   /**
+   * The accumulators of one batch: new for a new batch, the same for every further planning of
+   * the same batch (Spark plans a batch's scan again for each new Dataset over it: the sink's
+   * emptiness check, Delta's write of the observed batch), so the report the sink reads holds the
+   * figures of whichever planning ran the read. A range read more than once counts once
+   * ({@link BatchReport}).
+   */
+  private BatchAccumulators accumulatorsFor(CdcOffset start, CdcOffset end) {
+    String batch = sparkContext.getLocalProperty(BatchEvents.BATCH_ID_KEY);
+    synchronized (accumulators) {
+      BatchAccumulators acc = accumulators.get(end.lsn());
+      if (acc != null && start.lsn().equals(lastAccStart) && java.util.Objects.equals(batch, lastAccBatch)) {
+        return acc;
+      }
+      acc = new BatchAccumulators(sparkContext);
+      accumulators.remove(end.lsn());
+      accumulators.put(end.lsn(), acc);
+      while (accumulators.size() > 4) {
+        accumulators.remove(accumulators.keySet().iterator().next());
+      }
+      lastAccStart = start.lsn();
+      lastAccBatch = batch;
+      return acc;
+    }
+  }
+
+  /**
    * The batch's plan, made against the source once: Spark copies the scan node while it prepares
-   * a batch's physical plan, and every copy asks for the partitions again. Each call still gets
-   * its own accumulators and report (see {@link #planInputPartitions}); only the source queries
+   * a batch's physical plan, and every copy asks for the partitions again. Each call registers a
+   * report again, over the batch's one set of accumulators ({@link #accumulatorsFor}); only the source queries
    * (DDL, retention, the NTILE split of the change rows) and the event log lines are not repeated.
    */
   private BatchPlanner.Plan plan(Lsn start, Lsn end) {
@@ -309,7 +331,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
     }
     long batchId = batch == null ? -1 : Long.parseLong(batch);
     BatchEvents.register(
-        new BatchReport(queryId, batchId, start, end, plan.ranges().size(), plan.events(), plan.warnings(), acc));
+        new BatchReport(queryId, batchId, start, end, plan.ranges(), plan.events(), plan.warnings(), acc));
   }
 
   /**
