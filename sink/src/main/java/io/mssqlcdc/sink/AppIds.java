@@ -11,9 +11,10 @@ import java.util.Objects;
  *
  * <ul>
  *   <li>keys that carry the generation: the <em>sink id</em> ({@code <app_id>} in generation 0,
- *       {@code <app_id>.g<n>} after n re-snapshots) keys bronze micro-batch appends, and
- *       {@code <sink id>#facts} their facts rows. A new generation restarts batch ids at 0, so it
- *       needs keys of its own, or Delta would skip its batches as written;
+ *       {@code <app_id>.g<n>} after n re-snapshots) keys bronze micro-batch appends (their facts
+ *       rows carry no key since issue 25; the reference's {@code <sink id>#facts} stays reserved).
+ *       A new generation restarts batch ids at 0, so it needs keys of its own, or Delta would skip
+ *       its batches as written;
  *   <li>keys that never do: every snapshot-related key uses the base {@code app_id} in every
  *       generation: {@code #events} (bootstrap and resnapshot rows, version = generation),
  *       {@code #snapshots} (chunked opens), {@code #snapplan.<S>}, {@code #snapchunks.<S>} and the
@@ -44,11 +45,6 @@ public record AppIds(String base) implements Serializable {
       throw new IllegalArgumentException("generation " + generation + " < 0");
     }
     return generation == 0 ? base : base + ".g" + generation;
-  }
-
-  /** The facts key of a sink id's micro-batches: {@code <sink id>#facts}. */
-  public static String factsKey(String sinkId) {
-    return sinkId + "#facts";
   }
 
   /** {@code <app_id>#events}: bootstrap and resnapshot rows, version = generation. */
