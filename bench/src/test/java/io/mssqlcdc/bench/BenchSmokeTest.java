@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * numbers 0..n-1, so n rows have ids summing to n(n-1)/2) and that the compared paths read the
  * same rows (equal checksums).
  */
+@Tag("slow")
 class BenchSmokeTest {
   private static SparkSession spark;
   private static BenchConfig config;

@@ -27,10 +27,12 @@ import java.util.concurrent.TimeUnit;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** advance / finalizedUntil / isFinal against a real Delta control table. */
+@Tag("slow")
 class AdvanceTest {
   @TempDir Path tmp;
   SparkSession spark = SharedDeltaSpark.spark();

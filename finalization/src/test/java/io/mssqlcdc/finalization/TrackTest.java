@@ -23,6 +23,7 @@ import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.Trigger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Tracking a real stream: fake source → foreachBatch(DeltaSink) → bronze, with the tracker's
  * listener advancing the verdict in a Delta control table after each batch.
  */
+@Tag("slow")
 class TrackTest {
   private static final Duration WAIT = Duration.ofMinutes(3);
 

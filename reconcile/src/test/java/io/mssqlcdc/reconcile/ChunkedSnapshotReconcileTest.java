@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mssqlcdc.sink.pipeline.BackfillStatus;
 import io.mssqlcdc.sink.pipeline.CdcStream;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * hand-written facts): a clean one passes every check and matches; a chunk whose bronze rows were
  * removed by hand is reported as {@code CHUNK_ROWS} (reference-behaviour §17 step 9, issue 14 item 4).
  */
+@Tag("slow")
 class ChunkedSnapshotReconcileTest {
   @TempDir Path tmp;
 

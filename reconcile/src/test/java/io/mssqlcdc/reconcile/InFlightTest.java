@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * change table only, in bronze only, committed while reconcile runs (scripted through the run's
  * steps, no timing), and between the counts and the row read of a sampled bucket.
  */
+@Tag("slow")
 class InFlightTest {
   @TempDir Path tmp;
 

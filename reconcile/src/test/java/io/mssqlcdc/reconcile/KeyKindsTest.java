@@ -7,10 +7,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Date keys (before and after 1970) and composite keys with a NULL column, clean and tampered. */
+@Tag("slow")
 class KeyKindsTest {
   @TempDir Path tmp;
 

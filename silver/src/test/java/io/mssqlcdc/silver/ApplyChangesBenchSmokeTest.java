@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
  * pruned call reads fewer rows than the baseline (a count, not a time). The real run is manual
  * (docs/SILVER.md).
  */
+@Tag("slow")
 class ApplyChangesBenchSmokeTest {
   @TempDir Path tmp;
 

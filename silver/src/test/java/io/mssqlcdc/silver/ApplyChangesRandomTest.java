@@ -1,5 +1,6 @@
 package io.mssqlcdc.silver;
 
+import org.junit.jupiter.api.Tag;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * primary key (read from the unique index through the options), the other by the unique
  * {@code code}, whose updates move rows between keys (operation 3 of the old key, 4 of the new).
  */
+@Tag("slow")
 class ApplyChangesRandomTest {
   private static final List<String> BY_ID = List.of("code", "status");
   private static final List<String> BY_CODE = List.of("order_id", "status");

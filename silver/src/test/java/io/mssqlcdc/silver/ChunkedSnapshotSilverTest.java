@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * wave as it lands (reference-behaviour §12.10, §16): silver equals the fake's table at the end,
  * and holds its verdict while the snapshot is open.
  */
+@Tag("slow")
 class ChunkedSnapshotSilverTest {
   @TempDir Path tmp;
 

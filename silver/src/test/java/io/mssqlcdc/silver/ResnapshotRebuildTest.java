@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (only its {@code resnapshot} facts row says so). A re-snapshot that wrote rows is found in bronze
  * alone, without the facts.
  */
+@Tag("slow")
 class ResnapshotRebuildTest {
   private static final List<String> COLUMNS = List.of("code", "status");
 

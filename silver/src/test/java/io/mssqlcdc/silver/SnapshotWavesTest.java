@@ -21,6 +21,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * its {@code snapshot_chunk} rows, and at the end the completion row. Crashes after a wave's MERGE and
  * after the completion's MERGE, before the position, are repaired by the next call.
  */
+@Tag("slow")
 class SnapshotWavesTest {
   private static final SparkSession SPARK = SilverFixture.SPARK;
   private static final StructType BRONZE = StructType.fromDDL("_capture_instance STRING, _start_lsn STRING,"

@@ -20,10 +20,12 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Chunked snapshots beside the running stream, on the real engine over the fake (reference-behaviour §12.8-§12.10). */
+@Tag("slow")
 class ChunkedBackfillTest {
   @TempDir Path tmp;
   FakeCdcDatabase db;

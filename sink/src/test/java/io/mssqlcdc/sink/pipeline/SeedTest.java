@@ -27,10 +27,12 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Seeding bronze from an existing copy of the table, then streaming from its LSN (reference-behaviour §12.7). */
+@Tag("slow")
 class SeedTest {
   static final LocalDateTime T0 = LocalDateTime.of(2026, 11, 30, 1, 0);
 

@@ -17,10 +17,12 @@ import java.util.concurrent.Future;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Creating and migrating the library's tables with real Delta. */
+@Tag("slow")
 class TableRunnerTest {
   @TempDir Path tmp;
   SparkSession spark = SharedDeltaSpark.spark();
