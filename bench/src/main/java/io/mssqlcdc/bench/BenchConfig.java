@@ -32,11 +32,14 @@ import java.util.Set;
  * @param jdbcRows rows of the 5-column table the JDBC (stand-in) case reads
  * @param silverChanges change rows in bronze for the silver case ({@link SilverWorkload}: over a fifth as many keys)
  * @param silverBatch change rows of the silver case's incremental batch
+ * @param bronzeBatchRows rows per micro-batch of the bronze case's large narrow runs (beside the 4,000-row
+ *     one: fixed per-batch and per-row costs are different problems); each is a narrow table of
+ *     {@link io.mssqlcdc.bench.cases.BronzeIngestCase#LARGE_BATCHES} batches of that size
  */
 public record BenchConfig(
     Path out, Path data, List<String> cases, int reps, int warmups, int narrowRows, int wideRows,
     int bronzeNarrowRows, int bronzeWideRows, int bigTxRows, int smallTxRows, int latencySeconds, int idleTriggers,
-    int microRows, int jdbcRows, int silverChanges, int silverBatch) {
+    int microRows, int jdbcRows, int silverChanges, int silverBatch, List<Integer> bronzeBatchRows) {
 
   /** Repetitions of the slow cases at most. */
   public static final int HEAVY_REPS = 3;
@@ -53,7 +56,7 @@ public record BenchConfig(
   /** The defaults: the README command. */
   public static BenchConfig defaults(Path out, Path data) {
     return new BenchConfig(out, data, ALL_CASES, 3, 1, 200_000, 20_000, 20_000, 2_000, 5_000_000, 500_000, 10, 5,
-        200_000, 100_000, 1_000_000, 1_000);
+        200_000, 100_000, 1_000_000, 1_000, List.of(100_000, 1_000_000));
   }
 
   /**
@@ -62,7 +65,8 @@ public record BenchConfig(
    * triggers are counted.
    */
   public static BenchConfig tiny(Path out, Path data) {
-    return new BenchConfig(out, data, ALL_CASES, 1, 0, 3_000, 400, 3_000, 400, 20_000, 2_000, 1, 2, 3_000, 2_000, 2_500, 50);
+    return new BenchConfig(out, data, ALL_CASES, 1, 0, 3_000, 400, 3_000, 400, 20_000, 2_000, 1, 2, 3_000, 2_000, 2_500, 50,
+        List.of());
   }
 
   /** {@code defaults} with {@code key=value} arguments applied. */
@@ -109,12 +113,13 @@ public record BenchConfig(
         intArg(given, "bigTxRows", c.bigTxRows()), intArg(given, "smallTxRows", c.smallTxRows()),
         intArg(given, "latencySeconds", c.latencySeconds()), intArg(given, "idleTriggers", c.idleTriggers()),
         intArg(given, "microRows", scaled(c.microRows(), scale)), intArg(given, "jdbcRows", scaled(c.jdbcRows(), scale)),
-        intArg(given, "silverChanges", scaled(c.silverChanges(), scale)), intArg(given, "silverBatch", c.silverBatch()));
+        intArg(given, "silverChanges", scaled(c.silverChanges(), scale)), intArg(given, "silverBatch", c.silverBatch()),
+        given.containsKey("bronzeBatchRows") ? intList(given, "bronzeBatchRows") : c.bronzeBatchRows());
   }
 
   private static final List<String> KEYS = List.of("out", "data", "profile", "scale", "cases", "reps", "warmups",
       "narrowRows", "wideRows", "bronzeNarrowRows", "bronzeWideRows", "bigTxRows", "smallTxRows", "latencySeconds", "idleTriggers", "microRows", "jdbcRows",
-      "silverChanges", "silverBatch");
+      "silverChanges", "silverBatch", "bronzeBatchRows");
 
   private static int scaled(int n, double scale) {
     return (int) Math.max(1, Math.round(n * scale));
@@ -132,9 +137,26 @@ public record BenchConfig(
     }
   }
 
+  /** A comma-separated list of positive integers ({@code ""} or {@code none}: an empty list). */
+  private static List<Integer> intList(Map<String, String> given, String key) {
+    String v = given.get(key).strip();
+    List<Integer> out = new ArrayList<>();
+    if (v.isEmpty() || v.equalsIgnoreCase("none")) {
+      return List.of();
+    }
+    for (String part : v.split(",")) {
+      int n = intArg(Map.of(key, part.strip()), key, 0);
+      if (n <= 0) {
+        throw new IllegalArgumentException("Argument " + key + "=" + v + ": each value must be a positive integer");
+      }
+      out.add(n);
+    }
+    return List.copyOf(out);
+  }
+
   public BenchConfig withCases(List<String> c) {
     return new BenchConfig(out, data, List.copyOf(c), reps, warmups, narrowRows, wideRows, bronzeNarrowRows,
         bronzeWideRows, bigTxRows, smallTxRows, latencySeconds, idleTriggers, microRows, jdbcRows, silverChanges,
-        silverBatch);
+        silverBatch, bronzeBatchRows);
   }
 }

@@ -34,6 +34,15 @@ public record Fixture(String name, String table, List<String> columns, boolean k
         Math.max(1, Math.min(50_000, rows / 20)));
   }
 
+  /**
+   * The narrow table in commits of {@code rowsPerCommit} rows (the bronze case's large batches: a
+   * micro-batch of {@code maxCommitsPerBatch} commits holds an exact number of rows).
+   */
+  public static Fixture narrow(int rows, int rowsPerCommit) {
+    Fixture n = narrow(rows);
+    return new Fixture(n.name() + "x" + rowsPerCommit, n.table(), n.columns(), true, rows, rowsPerCommit);
+  }
+
   /** Ninety columns: id int, then decimal(18,2), nvarchar(40), int and datetime2(3) columns in turn. */
   public static Fixture wide(int rows) {
     List<String> cols = new ArrayList<>();

@@ -17,12 +17,18 @@ import org.apache.spark.sql.SparkSession;
  * bottleneck from these). One listener per session.
  */
 public final class JobLog extends SparkListener {
-  /** One finished job. */
-  public record Job(int id, String callSite, long startMs, long endMs, int tasks) {
+  /**
+   * One finished job; {@code batchId} the micro-batch that started it (Spark's
+   * {@code streaming.sql.batchId} local property, set while a micro-batch runs), -1 outside a stream.
+   */
+  public record Job(int id, String callSite, long startMs, long endMs, int tasks, long batchId) {
     public long millis() {
       return endMs - startMs;
     }
   }
+
+  /** The local property Spark's micro-batch execution sets to the running batch's id. */
+  static final String BATCH_ID_PROPERTY = "streaming.sql.batchId";
 
   private final Map<Integer, Job> started = new ConcurrentHashMap<>();
   private final List<Job> finished = Collections.synchronizedList(new ArrayList<>());
@@ -55,14 +61,15 @@ public final class JobLog extends SparkListener {
     if (site == null) {
       site = lastStage;
     }
-    started.put(e.jobId(), new Job(e.jobId(), site, e.time(), -1, tasks));
+    String batch = e.properties() == null ? null : e.properties().getProperty(BATCH_ID_PROPERTY);
+    started.put(e.jobId(), new Job(e.jobId(), site, e.time(), -1, tasks, batch == null ? -1 : Long.parseLong(batch)));
   }
 
   @Override
   public void onJobEnd(SparkListenerJobEnd e) {
     Job j = started.remove(e.jobId());
     if (j != null) {
-      finished.add(new Job(j.id(), j.callSite(), j.startMs(), e.time(), j.tasks()));
+      finished.add(new Job(j.id(), j.callSite(), j.startMs(), e.time(), j.tasks(), j.batchId()));
     }
   }
 
@@ -71,6 +78,24 @@ public final class JobLog extends SparkListener {
     synchronized (finished) {
       return finished.stream().filter(j -> j.startMs() >= fromMs && j.endMs() <= toMs).toList();
     }
+  }
+
+  /**
+   * Jobs per micro-batch of a run's steady batches: the jobs started by micro-batches 1 on (by their
+   * {@code streaming.sql.batchId}), divided by how many such batches there were; {@code Double.NaN}
+   * when there were none.
+   */
+  public static double perSteadyBatch(List<Job> jobs, long lastBatchId) {
+    if (lastBatchId < 1) {
+      return Double.NaN;
+    }
+    long n = jobs.stream().filter(j -> j.batchId() >= 1).count();
+    return (double) n / lastBatchId;
+  }
+
+  /** The jobs micro-batch 0 started. */
+  public static long firstBatch(List<Job> jobs) {
+    return jobs.stream().filter(j -> j.batchId() == 0).count();
   }
 
   /** Milliseconds per call site, summed, in first-seen order. */

@@ -106,6 +106,7 @@ public final class Report {
     c.put("microRows", config.microRows());
     c.put("bronzeNarrowRows", config.bronzeNarrowRows());
     c.put("bronzeWideRows", config.bronzeWideRows());
+    c.put("bronzeBatchRows", config.bronzeBatchRows());
     c.put("jdbcRows", config.jdbcRows());
     c.put("silverChanges", config.silverChanges());
     c.put("silverBatch", config.silverBatch());

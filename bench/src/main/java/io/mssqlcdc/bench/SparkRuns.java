@@ -74,6 +74,24 @@ public final class SparkRuns {
     return await(q, t0, startMs);
   }
 
+  /**
+   * {@code df} into Delta's own streaming sink ({@code format("delta")}, exactly-once through the
+   * checkpoint's batch id written as the table's {@code txn} of the query) at {@code path} with
+   * Trigger.AvailableNow.
+   */
+  public static StreamRun availableNowToDelta(Dataset<Row> df, Path checkpoint, String path) {
+    long startMs = System.currentTimeMillis();
+    long t0 = System.nanoTime();
+    StreamingQuery q;
+    try {
+      q = df.writeStream().format("delta").outputMode("append").trigger(Trigger.AvailableNow())
+          .option("checkpointLocation", checkpoint.toString()).option("path", path).start();
+    } catch (TimeoutException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+    return await(q, t0, startMs);
+  }
+
   private static StreamRun await(StreamingQuery q, long t0, long startMs) {
     try {
       q.awaitTermination();

@@ -121,7 +121,8 @@ class BenchSmokeTest {
       long runs = config.heavyReps() + config.warmups();
       Map<String, Object> source = map(f.checks().get("source"));
       assertThat(source).containsEntry("rows", n).containsEntry("idSum", ids(n));
-      for (String table : List.of("bronze", "delta append", "foreachBatch append")) {
+      for (String table : List.of("bronze", "delta append", "foreachBatch append", "Delta streaming sink",
+          "idempotent foreachBatch")) {
         Map<String, Object> t = map(f.checks().get(table));
         assertThat(t).as(table).containsEntry("rows", runs * n).containsEntry("idSum", runs * ids(n))
             .containsEntry("hash", runs * (Long) source.get("hash"));
@@ -130,26 +131,45 @@ class BenchSmokeTest {
       // and in the baseline's appends alike; one facts row per micro-batch.
       List<Long> split = Collections.nCopies(BronzeIngestCase.BATCHES, n / BronzeIngestCase.BATCHES);
       assertThat(f.checks().get("plannedBatches")).isEqualTo((long) BronzeIngestCase.BATCHES);
-      for (String v : List.of("delta append", "DeltaSink", "foreachBatch append")) {
+      for (String v : BronzeIngestCase.VARIANTS) {
         assertThat(f.checks().get("batchRows." + v)).as(v)
             .isEqualTo(Collections.nCopies(config.heavyReps(), split));
       }
+      // The job log attributes each streaming variant's jobs to its micro-batches: DeltaSink's steady budget
+      // (DeltaSinkJobsTest: 5) and Delta's own sink's, one figure per repetition
+      List<?> sinkJobs = (List<?>) f.details().get("jobsPerSteadyBatch.DeltaSink");
+      assertThat(sinkJobs).hasSize(config.heavyReps());
+      assertThat(sinkJobs).allSatisfy(j -> assertThat((Double) j).isBetween(1.0, 5.0));
+      assertThat((List<?>) f.details().get("jobsPerSteadyBatch.Delta streaming sink"))
+          .allSatisfy(j -> assertThat((Double) j).isBetween(1.0, 5.0));
       assertThat(map(f.checks().get("facts"))).containsEntry("rows", runs * BronzeIngestCase.BATCHES)
           .containsEntry("rowsSum", runs * n).containsEntry("insertsSum", runs * n);
     }
-    assertThat(byCase.get("3 bronze")).extracting(Figure::name).containsExactly("narrow, 5 columns",
-        "narrow: the sink's own cost", "narrow: ceiling, no sink cost", "narrow: a run's first batch",
-        "wide, 90 columns", "wide: the sink's own cost", "wide: ceiling, no sink cost", "wide: a run's first batch");
+    List<String> names = new java.util.ArrayList<>();
+    for (String t : List.of("narrow", "wide")) {
+      names.add(t.equals("narrow") ? "narrow, 5 columns" : "wide, 90 columns");
+      for (String n : List.of(": vs idempotent foreachBatch append", ": limit, cached appends",
+          ": the sink's own cost", ": Delta's price of exactly-once", ": ceiling, no sink cost", ": a run's first batch")) {
+        names.add(t + n);
+      }
+    }
+    assertThat(byCase.get("3 bronze")).extracting(Figure::name).containsExactlyElementsOf(names);
+    assertThat(byCase.get("3 bronze").get(0).baseline()).startsWith("Delta's own exactly-once streaming sink");
+    assertThat(byCase.get("3 bronze").get(0).target()).isEqualTo(">= 0.90");
   }
 
   @Test
   void silverAppliedTheWorkloadAsThePlainMergeOfItsRankedRowsDid() {
     List<Figure> silver = byCase.get("4 silver");
-    assertThat(silver).extracting(Figure::name).hasSize(3).satisfies(n -> {
-      assertThat(n.get(0)).startsWith("full");
-      assertThat(n.get(1)).startsWith("full: ceiling");
-      assertThat(n.get(2)).startsWith("incremental");
+    assertThat(silver).extracting(Figure::name).hasSize(5).satisfies(n -> {
+      assertThat(n.get(0)).startsWith("full: ");
+      assertThat(n.get(1)).isEqualTo("full: limit, plain MERGE of ranked rows");
+      assertThat(n.get(2)).isEqualTo("full: ceiling, every change read");
+      assertThat(n.get(3)).startsWith("incremental: ");
+      assertThat(n.get(4)).isEqualTo("incremental: limit, plain MERGE of ranked rows");
     });
+    assertThat(silver.get(0).target()).isEqualTo(">= 1.00");
+    assertThat(silver.get(3).target()).isEqualTo(">= 1.00");
     // The workload (SilverWorkload's contract): keys = changes / 5; the keys k mod 5 = 2 end deleted, those with
     // k mod 5 in {0, 1} reinserted with qty = -k, the others keep their inserted qty = k.
     long keys = config.silverChanges() / 25 * 5;
@@ -171,13 +191,17 @@ class BenchSmokeTest {
         .isEqualTo(full.checks().get("plain MERGE"));
     assertThat(full.checks().get("read + plain MERGE")).as("the ceiling's MERGE wrote the same table")
         .isEqualTo(full.checks().get("plain MERGE"));
+    assertThat(full.checks().get("hand-written ranking + MERGE")).as("the hand-written recipe wrote the same table")
+        .isEqualTo(full.checks().get("plain MERGE"));
     assertThat(full.details().get("jobsPerCall")).asList().hasSize(config.heavyReps());
 
     // Each incremental batch deletes as many keys as it inserts.
-    Figure inc = silver.get(2);
+    Figure inc = silver.get(3);
     assertThat(inc.checks()).containsEntry("batches", (long) (config.warmups() + config.reps()));
     assertThat(map(inc.checks().get("ApplyChanges"))).containsEntry("rows", rows);
     assertThat(inc.checks().get("ApplyChanges")).as("silver equals the plain MERGE's table")
+        .isEqualTo(inc.checks().get("plain MERGE"));
+    assertThat(inc.checks().get("hand-written ranking + MERGE")).as("and the hand-written recipe's")
         .isEqualTo(inc.checks().get("plain MERGE"));
   }
 
