@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The PySpark tests (Maven runs this in the python module's integration-test phase; it also runs on its
-# own after a `mvn -B -ntp -pl python -am verify` built the jars). Builds target/venv from
-# requirements-test.txt (reused while that file and the Python version are unchanged), installs this
-# package into it, and runs pytest. Without Python 3.10+ it prints one line and succeeds.
+# own after a `mvn -B -ntp -pl python -am verify` built the jars). Builds a virtual environment from
+# requirements-test.txt in the user's cache (MSSQL_CDC_VENV_CACHE, default ~/.cache/mssql-cdc-spark), one per
+# pins and Python version, reused by every checkout and build that has the same ones (a clean checkout
+# pays the download once per machine); builds this package as a user installs it into target/site (never
+# into the shared environment), and runs pytest. Without Python 3.10+ it prints one line and succeeds.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 target="$here/target"
@@ -21,22 +23,41 @@ if [ -z "$python" ]; then
   exit 0
 fi
 
-venv="$target/venv"
 stamp="$("$python" -c 'import sys, hashlib; print(sys.version.split()[0], hashlib.sha256(open(sys.argv[1], "rb").read()).hexdigest())' "$here/requirements-test.txt")"
-if [ -f "$venv/.pins" ] && [ "$(cat "$venv/.pins")" = "$stamp" ]; then
-  echo "PySpark venv: reusing $venv ($stamp)"
-else
+cache="${MSSQL_CDC_VENV_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mssql-cdc-spark}"
+venv="$cache/venv-$(printf '%s' "$stamp" | "$python" -c 'import sys, hashlib; print(hashlib.sha256(sys.stdin.read().encode()).hexdigest()[:16])')"
+mkdir -p "$cache"
+create_venv() {
+  if [ -f "$venv/.pins" ] && [ "$(cat "$venv/.pins")" = "$stamp" ]; then
+    echo "PySpark venv: reusing $venv ($stamp)"
+    return
+  fi
+  local start
   start=$(date +%s)
+  # built where it lives (a venv's scripts name their own path); .pins, written last, marks it complete
   rm -rf "$venv"
   "$python" -m venv "$venv"
   "$venv/bin/python" -m pip install --disable-pip-version-check --quiet -r "$here/requirements-test.txt"
   echo "$stamp" > "$venv/.pins"
   echo "PySpark venv: created $venv in $(( $(date +%s) - start )) s ($stamp)"
+}
+if command -v flock >/dev/null 2>&1; then
+  # two builds on one machine (worktrees, CI legs) create it once; the second waits and reuses it
+  exec 9>"$venv.lock"
+  flock 9
+  create_venv
+  flock -u 9
+else
+  create_venv
 fi
 
-# The package as a user installs it (a wheel through its own build backend), not a path on sys.path.
+# The package as a user installs it (a wheel through its own build backend), into this build's own
+# directory: the shared environment holds only the pinned dependencies.
+site="$target/site"
+rm -rf "$site"
 "$venv/bin/python" -m pip install --disable-pip-version-check --quiet --no-deps --no-build-isolation \
-  --force-reinstall "$here"
+  --target "$site" "$here"
+export PYTHONPATH="$site${PYTHONPATH:+:$PYTHONPATH}"
 
 export MSSQL_CDC_REPO_ROOT="$(cd "$here/.." && pwd)"
 export PYTHONDONTWRITEBYTECODE=1

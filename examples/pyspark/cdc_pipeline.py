@@ -27,12 +27,14 @@ from pyspark.sql import SparkSession
 from mssql_cdc import ApplyChanges, CdcStream, Finalization
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    """Runs the example; ``argv`` as on the command line (the PySpark suite calls it in its own session:
+    ``getOrCreate`` returns that one)."""
     args = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     args.add_argument("workdir", help="where the lake, the checkpoints (and the fake source) go")
     args.add_argument("--connection-string", help="a real SQL Server (JDBC URL or ODBC-style string)")
     args.add_argument("--capture-instance", default="dbo_orders")
-    opts = args.parse_args()
+    opts = args.parse_args(argv)
 
     work = Path(opts.workdir).absolute()
     shutil.rmtree(work, ignore_errors=True)
