@@ -176,6 +176,9 @@ public final class BronzeIngestCase implements BenchCase {
     for (String v : STREAMS) {
       details.put("jobsPerSteadyBatch." + v, s.get(v).stream().map(x -> x.checks().get("jobsPerSteadyBatch")).toList());
       details.put("jobsFirstBatch." + v, s.get(v).stream().map(x -> x.checks().get("jobsFirstBatch")).toList());
+      details.put("phaseMillis." + v, s.get(v).stream().map(x -> x.checks().get("phaseMillis")).toList());
+      details.put("steadyJobMsByCallSite." + v,
+          s.get(v).stream().map(x -> x.checks().get("steadyJobMsByCallSite")).toList());
     }
     List<Double> sink = Comparison.rates(s.get(SINK));
     List<Double> deltaStream = Comparison.rates(s.get(DELTA_STREAM));
@@ -228,6 +231,10 @@ public final class BronzeIngestCase implements BenchCase {
     Map<String, Object> extra = new LinkedHashMap<>();
     extra.put("jobsPerSteadyBatch", JobLog.perSteadyBatch(jobs, run.lastBatchId()));
     extra.put("jobsFirstBatch", JobLog.firstBatch(jobs));
+    // Where a run's time went: Spark's phases summed over its batches (addBatch: the sink), and the
+    // steady batches' jobs by call site (milliseconds): the rest of addBatch is driver-side work
+    extra.put("phaseMillis", run.phaseMillis());
+    extra.put("steadyJobMsByCallSite", JobLog.byCallSite(jobs.stream().filter(j -> j.batchId() >= 1).toList()));
     return steady(run.progress(), extra);
   }
 
