@@ -10,8 +10,11 @@
       reads the change table directly (ordering by __$command_id needs it), which bypasses the query
       functions' ownership chain. A new capture instance (sql/switch_capture_instance.sql) needs its own.
   No grant is needed for cdc.lsn_time_mapping, sys.fn_cdc_get_max_lsn, fn_cdc_increment_lsn/decrement_lsn,
-  fn_cdc_map_*, the time zone functions, the session's own sys.dm_exec_session_wait_stats, sys.columns of a
+  fn_cdc_map_*, the time zone functions, sys.columns of a
   table the login can SELECT, sys.sp_spaceused of such a table (granted to public), HAS_PERMS_BY_NAME.
+  Optional: sys.dm_exec_session_wait_stats (the network_wait_ms figure of each range) needs
+    VIEW SERVER PERFORMANCE STATE on SQL Server 2022 and later (VIEW SERVER STATE before); without it the
+    figure is empty and nothing else changes. To have it: GRANT VIEW SERVER PERFORMANCE STATE TO [login] (in master).
   Never needed: write access, db_owner, VIEW SERVER STATE, msdb, other cdc.* tables.
   Snapshots with isolationLevel=snapshot need ALTER DATABASE ... SET ALLOW_SNAPSHOT_ISOLATION ON (a DBA, once).
 

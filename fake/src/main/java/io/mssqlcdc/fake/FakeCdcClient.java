@@ -224,7 +224,9 @@ public final class FakeCdcClient implements CdcClient {
   @Override
   public List<CapturedColumn> capturedColumns(String captureInstance) {
     Catalog c = catalog();
-    InstanceState i = InstanceResolver.require(c, captureInstance);
+    // Like sys.sp_cdc_get_captured_columns: the instance's exact name (the fake's identifiers are
+    // case-sensitive); no case-insensitive or default-name resolution.
+    InstanceState i = InstanceResolver.requireExact(c, captureInstance);
     List<CapturedColumn> out = new ArrayList<>();
     for (Captured col : i.columns) {
       out.add(new CapturedColumn(col.name(), col.ordinal(), col.columnId(), col.type(), col.computed()));
@@ -286,7 +288,9 @@ public final class FakeCdcClient implements CdcClient {
   @Override
   public SourceTable sourceTable(String captureInstance) {
     Catalog c = catalog();
-    InstanceState i = InstanceResolver.require(c, captureInstance);
+    // As SqlCdcClient: resolved like captureInstances (a disabled default name finds its table's instances).
+    List<InstanceState> instances = InstanceResolver.resolve(c, captureInstance);
+    InstanceState i = instances.get(instances.size() - 1);
     TableState t = c.table(i.tableUid).orElseThrow();
     return new SourceTable(new TableRef(t.schema, t.name), t.key);
   }

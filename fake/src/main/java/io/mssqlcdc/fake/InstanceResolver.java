@@ -51,6 +51,11 @@ final class InstanceResolver {
     return i;
   }
 
+  /** The instance named exactly {@code name} (as a stored procedure taking the name matches it), or {@code captureInstanceNotFound}. */
+  static InstanceState requireExact(Catalog c, String name) {
+    return c.instanceExact(name).orElseThrow(() -> CdcErrors.captureInstanceNotFound(name, candidates(c, name)));
+  }
+
   /** Instances of tables whose default instance name prefixes {@code name}. */
   private static List<String> candidates(Catalog c, String name) {
     String lower = name.toLowerCase(Locale.ROOT);

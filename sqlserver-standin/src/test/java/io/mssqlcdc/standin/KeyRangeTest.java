@@ -123,6 +123,42 @@ class KeyRangeTest {
   }
 
   /**
+   * Issue 26 item 11: a change-table read after a SNAPSHOT source read with no lock timeout runs
+   * under READ COMMITTED again (the reset covers the isolation level, not only the lock timeout).
+   */
+  @Test
+  void aChangeReadAfterASnapshotSourceReadRunsUnderReadCommitted() {
+    db.createTable("dbo", "t", "k int", "v int").key("k");
+    String ci = db.enableCdc("dbo", "t");
+    db.commit(tx -> tx.insert("dbo.t", row("k", 1, "v", 1)));
+    TableRef t = new TableRef("dbo", "t");
+    try (RowCursor r = client.readTable(new TableQuery(t, List.of("k"), List.of("k"), KeyRange.ALL,
+        TableQuery.Isolation.SNAPSHOT, -1, 10))) {
+      while (r.next()) {
+        // drain
+      }
+    }
+    io.mssqlcdc.lsn.Lsn min = client.minLsn(ci);
+    io.mssqlcdc.lsn.Lsn max = client.maxLsn().orElseThrow();
+    try (io.mssqlcdc.client.ChangeCursor c = client.changes(
+        new io.mssqlcdc.client.ChangeQuery(ci, min, max, List.of("k"), true, 10))) {
+      while (c.next()) {
+        // drain
+      }
+    }
+    String prefix = null;
+    String atChanges = null;
+    for (SqlServerStandIn.Executed e : standIn.executed()) {
+      if (e.kind() == Statement.SESSION_PREFIX) {
+        prefix = e.sql();
+      } else if (e.kind() == Statement.CHANGES) {
+        atChanges = prefix;
+      }
+    }
+    assertThat(atChanges).isEqualTo("SET TRANSACTION ISOLATION LEVEL READ COMMITTED; SET LOCK_TIMEOUT -1;");
+  }
+
+  /**
    * With {@code isolationLevel=snapshot}, planning a snapshot (MIN/MAX, NTILE) reads the source
    * table under snapshot isolation too, as the read does: each planning statement runs after a
    * session prefix that set it, and a database that refuses snapshot isolation fails the planning

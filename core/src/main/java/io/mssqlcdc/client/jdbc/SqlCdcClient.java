@@ -685,9 +685,12 @@ public final class SqlCdcClient implements CdcClient {
     }
   }
 
-  /** Change-table reads are not subject to {@code lockTimeoutMs}: undo a source read's setting. */
+  /**
+   * Change-table reads run under READ COMMITTED and are not subject to {@code lockTimeoutMs}: undo
+   * a source read's isolation level and lock timeout (either one; applySession skips a no-op).
+   */
   private void resetLockTimeout() throws SQLException {
-    if (sessionPrefix != null && !sessionPrefix.endsWith("SET LOCK_TIMEOUT -1;")) {
+    if (sessionPrefix != null) {
       applySession(TableQuery.Isolation.READ_COMMITTED, -1);
     }
   }

@@ -70,7 +70,12 @@ public final class ChunkedSnapshots {
   /** The table's unique index CDC uses, with the captured types of its columns. */
   public static Key key(CdcClient client, String captureInstance) {
     SourceTable t = client.sourceTable(captureInstance);
-    List<CapturedColumn> captured = client.capturedColumns(captureInstance);
+    // sys.sp_cdc_get_captured_columns takes an instance's own name: the configured one may differ
+    // in case or name a disabled default instance, so ask under the resolved (newest) instance.
+    List<io.mssqlcdc.client.CaptureInstance> instances = client.captureInstances(captureInstance);
+    String resolved = instances.stream().filter(i -> i.isNamed(captureInstance)).findFirst()
+        .orElse(instances.get(instances.size() - 1)).name();
+    List<CapturedColumn> captured = client.capturedColumns(resolved);
     List<SqlServerType> types = new ArrayList<>();
     for (String k : t.keyColumns()) {
       types.add(captured.stream().filter(c -> c.name().equalsIgnoreCase(k)).map(CapturedColumn::type).findFirst()
