@@ -101,6 +101,7 @@ class ChunkedBackfillTest {
     write(12);
     BackfillStatus first = builder().backfill().chunkRows(40).maxWaves(2).targetWaveSeconds(0).run();
     assertThat(first.state()).isEqualTo("running");
+    assertThat(first.paused()).as("a limit stopped it, nothing to wait for (reference §12.10)").isFalse();
     assertThat(first.done()).isFalse();
     assertThat(first.chunksDone()).isEqualTo(4);                 // 2 waves of numPartitions=2 chunks
     assertThat(first.chunksTotal()).isBetween(6L, 8L);
@@ -165,11 +166,14 @@ class ChunkedBackfillTest {
   @Test
   void throttlingWaitsForTheStreamsHeadroom() throws Exception {
     builder().bootstrap(true).toDelta().awaitTermination();
-    // No micro-batch yet with a headroom figure: the backfill waits for the stream's metrics.
+    // No micro-batch yet with a headroom figure: the backfill reads it from the source, 0 h (one commit).
     // 120 rows a chunk: few chunks to read once the headroom allows it (throttling decides before any wave)
     BackfillStatus waiting = builder().backfill().chunkRows(120).minHeadroomHours(1).run();
-    assertThat(waiting.state()).isEqualTo("waiting_metrics");
+    assertThat(waiting.state()).isEqualTo("waiting_headroom");
+    assertThat(waiting.reason()).startsWith("the stream's retention headroom is 0.00 h (read from the source at the"
+        + " stream's position ").contains("below minHeadroomHours=1.0");
     assertThat(waiting.paused()).isTrue();
+    assertThat(waiting.chunksTotal()).as("not planned yet").isNull();
     assertThat(facts().where("event = 'snapshot_plan'").count()).as("no planning reads while throttled").isZero();
     db.cleanup("dbo_orders", db.client().maxLsn().orElseThrow());
     // The next commits two hours after the retention watermark: a headroom of 2 h that does not depend
@@ -181,6 +185,41 @@ class ChunkedBackfillTest {
     assertThat(low.state()).isEqualTo("waiting_headroom");
     assertThat(low.reason()).contains("below minHeadroomHours=10000.0");
     assertThat(builder().backfill().chunkRows(120).minHeadroomHours(1).run().state()).isEqualTo("done");
+  }
+
+  @Test
+  void aBackfillGoesOnTheSourcesHeadroomAndAfterACrashBeforeItsCompletionRowCompletesFirst() throws Exception {
+    BackfillStatus none = builder().backfill().run();
+    assertThat(none.state()).isEqualTo("no_snapshot");
+    assertThat(none.chunksTotal()).as("the reference's chunks_total None").isNull();
+    assertThat(none.paused()).isTrue();
+    builder().bootstrap(true).toDelta().awaitTermination();
+    // The stream's only micro-batch is empty: its facts row has no headroom (as a snapshot the reference left open).
+    // Its end offset is its start, S: no range planned, so no end_lsn (the reference's NULL, item 26.2).
+    assertThat(facts().where("event IS NULL").select("retention_headroom_hours", "end_lsn", "end_commit_ts")
+        .collectAsList()).extracting(Row::toString).containsExactly("[null,null,null]");
+    // 120 rows a chunk, read on the source's headroom (0 h, not below 0); a crash after the facts rows of the
+    // wave that holds the last chunk, before the completion row.
+    assertThatThrownBy(() -> builder().backfill().chunkRows(120).minHeadroomHours(0).targetWaveSeconds(0)
+        .onStep(st -> {
+          if (st.equals("facts")
+              && facts().where("event = 'snapshot_chunk' AND get_json_object(detail, '$.last') = 'true'").count() > 0) {
+            throw new IllegalStateException("simulated crash after the last facts");
+          }
+        }).run()).hasMessageContaining("simulated crash after the last facts");
+    int planned = PyJson.parse(facts().where("event = 'snapshot_plan'").first().<String>getAs("detail"))
+        .path("chunks").size();
+    assertThat(facts().where("event = 'snapshot_chunk'").count()).isEqualTo(planned);
+    assertThat(facts().where("event = 'bootstrap'").count()).isZero();
+    // The rerun completes before the throttle could hold it.
+    BackfillStatus rerun = builder().backfill().minHeadroomHours(10_000).run();
+    assertThat(rerun.state()).isEqualTo("done");
+    assertThat(rerun.chunksDone()).isEqualTo(planned);
+    assertThat(rerun.chunksTotal()).isEqualTo((long) planned);
+    assertThat(rerun.paused()).isFalse();
+    Row done = facts().where("event = 'bootstrap'").first();
+    assertThat((Long) done.getAs("rows")).isEqualTo(240L);
+    assertThat(spark.read().format("delta").load(bronze).where("_operation = 0").count()).isEqualTo(240);
   }
 
   @Test
@@ -285,7 +324,7 @@ class ChunkedBackfillTest {
     assertThat(snap.select("order_id").distinct().count()).isEqualTo(snap.count()).isEqualTo(240);
     List<Integer> chunks = facts().where("event = 'snapshot_chunk'").collectAsList().stream()
         .map(r -> PyJson.parse(r.getAs("detail")).path("chunk").asInt()).sorted().toList();
-    assertThat(chunks).isEqualTo(java.util.stream.IntStream.range(0, (int) st.chunksTotal()).boxed().toList());
+    assertThat(chunks).isEqualTo(java.util.stream.IntStream.range(0, st.chunksTotal().intValue()).boxed().toList());
     List<Row> wave0 = facts().where("event = 'snapshot_chunk'").collectAsList().stream()
         .filter(r -> PyJson.parse(r.getAs("detail")).path("wave").asInt() == 0).toList();
     assertThat(wave0).hasSize(2);
