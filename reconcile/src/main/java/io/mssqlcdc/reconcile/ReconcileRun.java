@@ -102,6 +102,8 @@ final class ReconcileRun {
   private final List<String> givenKeys;
   private final long bucketRows;
   private final double sample;
+  /** The most key ranges a whole-table MISMATCH reads beyond the sample's share (issue 26 item 6). */
+  static final int MISMATCH_RANGES = 10;
   private final long seed;
   private final Consumer<Reconcile.Step> steps;
 
@@ -528,8 +530,15 @@ final class ReconcileRun {
     for (int i = 0; i < ranges.size(); i++) {
       all.add(i);
     }
-    // a MISMATCH reads every range (the count cannot say which one differs); otherwise a sample
-    List<Integer> chosen = status == Status.MISMATCH ? all : sampled(all);
+    // the count cannot say which range differs: a MISMATCH reads every range up to MISMATCH_RANGES (a seeded
+    // choice beyond), a MATCH the sample; sample 0 reads none (as the reference)
+    List<Integer> chosen = status == Status.MISMATCH ? mismatchRanges(all) : sampled(all);
+    if (status == Status.MISMATCH && chosen.size() < all.size()) {
+      LOG.warn("reconcile of {}: the whole-table counts differ (source {}, silver {}); {} of its {} key ranges of"
+          + " about {} rows are compared row by row (sample={}, at most {} on a mismatch), the differences may lie"
+          + " in the {} others: rerun with sample(1.0) to compare them all", silverName, sourceRows, silverRows,
+          chosen.size(), all.size(), bucketRows, sample, MISMATCH_RANGES, all.size() - chosen.size());
+    }
     report.add(bucketRow(m, null, null, sourceRows, null, silverRows, null, status, !chosen.isEmpty()));
     int[] counts = {1, status == Status.MATCH ? 1 : 0, status == Status.IN_FLIGHT ? 1 : 0,
         status == Status.MISMATCH ? 1 : 0, chosen.size()};
@@ -565,6 +574,26 @@ final class ReconcileRun {
     ArrayNode a = F.arrayNode();
     key.forEach(v -> a.add(KeyJson.value(v)));
     return a;
+  }
+
+  /**
+   * The key ranges a whole-table MISMATCH (any key but one integer or date column) reads: every
+   * range up to {@value #MISMATCH_RANGES}, beyond that the sample's share but at least
+   * {@value #MISMATCH_RANGES}, chosen by the seeded RNG; none when {@code sample} is 0.
+   */
+  private List<Integer> mismatchRanges(List<Integer> all) {
+    if (sample <= 0) {
+      return List.of();
+    }
+    if (all.size() <= MISMATCH_RANGES) {
+      return all;
+    }
+    int n = (int) Math.max(MISMATCH_RANGES, Math.ceil(sample * all.size()));
+    List<Integer> copy = new ArrayList<>(all);
+    Collections.shuffle(copy, new Random(seed));
+    List<Integer> out = new ArrayList<>(copy.subList(0, Math.min(n, all.size())));
+    Collections.sort(out);
+    return out;
   }
 
   /** {@code ceil(sample * n)} of {@code candidates} chosen by the seeded RNG (none when sample is 0). */

@@ -68,8 +68,8 @@ class KeyKindsTest {
     f.sql("UPDATE " + at(silver) + " SET qty = 99 WHERE region IS NULL");
     f.sql("INSERT INTO " + at(silver) + " (region, line, qty) VALUES ('ghost', 9, 0)");
     f.sql("INSERT INTO " + at(silver) + " (region, line, qty) VALUES ('ghost', 10, 0)");
-    // key ranges of about 3 rows (keyTiles): the MISMATCH reads them all
-    ReconcileResult r = f.reconcile().silver(silver).bucketRows(3).run();
+    // key ranges of about 3 rows (keyTiles): the MISMATCH reads them all (4, at most 10), whatever the sample
+    ReconcileResult r = f.reconcile().silver(silver).bucketRows(3).sample(0.01).run();
     assertThat(ReconcileFixture.buckets(r)).containsExactly("null..null 10/11 MISMATCH");
     assertThat(r.hashed()).isEqualTo(4);
     assertThat(ReconcileFixture.keyRows(r)).containsExactly(
@@ -78,5 +78,13 @@ class KeyKindsTest {
         Map.entry("{\"region\":\"ghost\",\"line\":9}", "MISSING_SOURCE"),
         Map.entry("{\"region\":null,\"line\":1}", "RECORD_DIFF"));
     assertThat(ReconcileFixture.detail(r, "{\"region\":null,\"line\":1}")).endsWith("\"columns\":\"qty\"}");
+
+    // Bounded: sample(0) reads no range, even on a MISMATCH; one range a row (11 ranges) reads at most 10.
+    ReconcileResult none = f.reconcile().silver(silver).bucketRows(3).sample(0).run();
+    assertThat(ReconcileFixture.buckets(none)).containsExactly("null..null 10/11 MISMATCH");
+    assertThat(none.hashed()).isZero();
+    assertThat(ReconcileFixture.keyRows(none)).isEmpty();
+    ReconcileResult capped = f.reconcile().silver(silver).bucketRows(1).sample(0.01).run();
+    assertThat(capped.hashed()).isEqualTo(ReconcileRun.MISMATCH_RANGES);
   }
 }

@@ -38,8 +38,15 @@ public record BatchHealth(
     warnings = warnings == null ? List.of() : List.copyOf(warnings);
   }
 
-  /** The figures of {@code report}. */
+  /**
+   * The figures of {@code report}. A batch whose end offset is its start (nothing between them to
+   * plan a range over: a run's first batch at its starting position) has no end offset in facts,
+   * as the reference leaves {@code end_lsn} NULL when no range was planned (reference-behaviour
+   * §14.2): a query that tells such batches by a NULL {@code end_lsn} sees the same rows after a
+   * switch. A batch over idle entries only plans a range, and keeps its end.
+   */
   public static BatchHealth from(BatchReport report) {
+    boolean advanced = report.endLsn().isAfter(report.startOffset().lsn());
     return new BatchHealth(
         box(report.sourceRttMs()),
         box(report.readSeconds()),
@@ -48,8 +55,8 @@ public record BatchHealth(
         report.retentionWatermark().orElse(null),
         report.sourceMaxCommitTs().orElse(null),
         box(report.captureLagSeconds()),
-        report.endLsn(),
-        report.endCommitTs().orElse(null),
+        advanced ? report.endLsn() : null,
+        advanced ? report.endCommitTs().orElse(null) : null,
         report.events(),
         report.warnings());
   }

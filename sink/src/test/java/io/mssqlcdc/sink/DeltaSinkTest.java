@@ -127,12 +127,27 @@ class DeltaSinkTest {
       assertThat((String) b.getAs("app_id")).isEqualTo("orders");
       assertThat((String) b.getAs("target")).isEqualTo(bronze);
       assertThat((Object) b.getAs("written_at")).isNotNull();
-      // Every metric column the reference defines is filled from the source's own figures.
-      for (String c : List.of("source_rtt_ms", "read_seconds", "read_mb", "network_wait_ms", "retention_watermark_ts",
-          "retention_headroom_hours", "source_max_commit_ts", "capture_lag_seconds", "ingestion_lag_seconds",
-          "end_lsn", "end_commit_ts", "started_at", "duration_ms")) {
+      // Every metric column the reference defines is filled from the source's own figures: the timings
+      // (not knowable here) present, the positions exactly.
+      for (String c : List.of("source_rtt_ms", "read_seconds", "read_mb", "network_wait_ms", "capture_lag_seconds",
+          "started_at", "duration_ms")) {
         assertThat((Object) b.getAs(c)).as(c + " of batch " + i).isNotNull();
       }
+      // Each batch ends at its last commit, which holds rows.
+      assertThat((String) b.getAs("end_lsn")).as("end_lsn of batch " + i).isEqualTo(b.getAs("max_lsn"));
+      java.time.LocalDateTime end = utc(db.client().commitTime(Lsn.parse(b.getAs("end_lsn"))).orElseThrow());
+      java.time.LocalDateTime watermark = utc(db.client().commitTime(db.client().minLsn("dbo_orders")).orElseThrow());
+      java.time.LocalDateTime sourceMax = utc(db.client().commitTime(db.client().maxLsn().orElseThrow()).orElseThrow());
+      assertThat((Object) b.getAs("end_commit_ts")).as("end_commit_ts of batch " + i).isEqualTo(end);
+      assertThat((Object) b.getAs("retention_watermark_ts")).as("retention_watermark_ts of batch " + i)
+          .isEqualTo(watermark);
+      assertThat((Object) b.getAs("source_max_commit_ts")).as("source_max_commit_ts of batch " + i)
+          .isEqualTo(sourceMax);
+      assertThat((Double) b.getAs("retention_headroom_hours")).as("retention_headroom_hours of batch " + i)
+          .isEqualTo(java.math.BigDecimal.valueOf(java.time.Duration.between(watermark, end).toMillis() / 3_600_000.0)
+              .setScale(2, java.math.RoundingMode.HALF_EVEN).doubleValue());
+      assertThat((Double) b.getAs("ingestion_lag_seconds")).as("ingestion_lag_seconds of batch " + i)
+          .isEqualTo(java.time.Duration.between(end, sourceMax).toMillis() / 1000.0);
     }
     Row last = batches.get(batches.size() - 1);
     assertThat((String) last.getAs("end_lsn")).isEqualTo(db.client().maxLsn().orElseThrow().hex());
@@ -398,5 +413,9 @@ class DeltaSinkTest {
     assertThat(spark.table(name).count()).isEqualTo(sourceChanges().size());
     assertThat(spark.table(factsName).where("event IS NULL").count()).isEqualTo(1);
     assertThat(DeltaTables.properties(spark, TableRef.of(name))).containsEntry("mssql_cdc.schema_version", "2");
+  }
+
+  private static java.time.LocalDateTime utc(java.time.Instant t) {
+    return java.time.LocalDateTime.ofInstant(t, java.time.ZoneOffset.UTC);
   }
 }

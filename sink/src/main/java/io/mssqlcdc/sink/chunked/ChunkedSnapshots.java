@@ -70,18 +70,24 @@ public final class ChunkedSnapshots {
   /** The table's unique index CDC uses, with the captured types of its columns. */
   public static Key key(CdcClient client, String captureInstance) {
     SourceTable t = client.sourceTable(captureInstance);
-    // sys.sp_cdc_get_captured_columns takes an instance's own name: the configured one may differ
-    // in case or name a disabled default instance, so ask under the resolved (newest) instance.
-    List<io.mssqlcdc.client.CaptureInstance> instances = client.captureInstances(captureInstance);
-    String resolved = instances.stream().filter(i -> i.isNamed(captureInstance)).findFirst()
-        .orElse(instances.get(instances.size() - 1)).name();
-    List<CapturedColumn> captured = client.capturedColumns(resolved);
+    List<CapturedColumn> captured = client.capturedColumns(resolvedInstance(client, captureInstance));
     List<SqlServerType> types = new ArrayList<>();
     for (String k : t.keyColumns()) {
       types.add(captured.stream().filter(c -> c.name().equalsIgnoreCase(k)).map(CapturedColumn::type).findFirst()
           .orElse(null));
     }
     return new Key(t.table(), t.keyColumns(), types);
+  }
+
+  /**
+   * The capture instance's own name, as the server lists it: {@code sys.sp_cdc_get_captured_columns}
+   * and the per-instance functions take only that, and the configured name may differ in case or
+   * name a disabled default instance, so the resolved (newest) instance answers.
+   */
+  public static String resolvedInstance(CdcClient client, String captureInstance) {
+    List<io.mssqlcdc.client.CaptureInstance> instances = client.captureInstances(captureInstance);
+    return instances.stream().filter(i -> i.isNamed(captureInstance)).findFirst()
+        .orElse(instances.get(instances.size() - 1)).name();
   }
 
   /**

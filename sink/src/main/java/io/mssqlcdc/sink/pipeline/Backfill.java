@@ -83,7 +83,8 @@ public final class Backfill {
               + " overrun); state `running`."),
       new CdcStream.Argument("minHeadroomHours", "hours ≥ 0", "none",
           "Take no wave while the stream's newest micro-batch shows less retention headroom than this, minus the"
-              + " batch's age (state `waiting_headroom`; `waiting_metrics` until the stream has written a batch)."),
+              + " batch's age (state `waiting_headroom`); before the stream has written a batch with one, the headroom"
+              + " is read from the source (`waiting_metrics` only when the source has no commit time for it)."),
       new CdcStream.Argument("isolation", "`snapshot` or `readCommitted`", "the stream's `isolationLevel`",
           "How each chunk is read. SNAPSHOT needs `ALLOW_SNAPSHOT_ISOLATION ON`; never uncommitted reads."),
       new CdcStream.Argument("targetWaveSeconds", "seconds ≥ 0", "`300`",
@@ -197,15 +198,23 @@ public final class Backfill {
       ChunkedFacts f = ChunkedFacts.read(spark, facts, target.text(), ids);
       Optional<ChunkedOpen> newest = f.newestOpen();
       if (newest.isEmpty()) {
-        return new BackfillStatus(null, 0, 0, false, true, "no_snapshot",
+        return new BackfillStatus(null, 0, null, false, true, "no_snapshot",
             target + " has no chunked snapshot opened by " + ids.base() + "'s stream");
       }
       ChunkedOpen open = newest.get();
       TreeMap<Integer, DoneChunk> done = f.chunks(open.s());
       if (f.completed(open.s())) {
-        return new BackfillStatus(open.s().hex(), done.size(), done.size(), true, false, "done",
+        return new BackfillStatus(open.s().hex(), done.size(), (long) done.size(), true, false, "done",
             "the snapshot at " + open.s() + " is complete");
       }
+      if (!done.isEmpty() && done.lastEntry().getValue().last()) {
+        // Every chunk is in, the completion row is not: a crash came between them. Complete first, before
+        // the throttle and the unique-index check, which only guard reads still to come.
+        complete(open, client);
+        return new BackfillStatus(open.s().hex(), done.size(), (long) done.size(), true, false, "done",
+            "all " + done.size() + " chunks of the snapshot at " + open.s() + " are in " + target);
+      }
+      Long plannedChunks = f.plan(open.s()).map(p -> (long) p.path("chunks").size()).orElse(null);
       ChunkedSnapshots.Key key = ChunkedSnapshots.key(client, ci);
       if (!sameKeys(key.names(), open.keys())) {
         throw SinkErrors.conflict("The unique index of " + key.table() + " is now on " + key.names() + ", not on "
@@ -214,7 +223,7 @@ public final class Backfill {
       }
       int next = done.isEmpty() ? 0 : done.lastKey() + 1;
       // The throttle comes before planning: a stream short of headroom is not loaded with the planning reads.
-      Optional<BackfillStatus> early = throttle(open, next, done.size());
+      Optional<BackfillStatus> early = throttle(open, next, plannedChunks, client, ci);
       if (early.isPresent()) {
         return early.get();
       }
@@ -247,7 +256,8 @@ public final class Backfill {
           double elapsed = (System.nanoTime() - started) / 1e9;
           String stop = maxWaves != null && waves >= maxWaves ? "stopped after maxWaves=" + maxWaves + " wave(s)"
               : maxSeconds != null && elapsed >= maxSeconds ? "stopped after maxSeconds=" + maxSeconds : null;
-          Optional<BackfillStatus> throttled = stop == null && !throttleChecked ? throttle(open, next, plan.size())
+          Optional<BackfillStatus> throttled = stop == null && !throttleChecked
+              ? throttle(open, next, (long) plan.size(), client, ci)
               : Optional.empty();
           throttleChecked = false;
           if (stop != null || throttled.isPresent()) {
@@ -255,7 +265,7 @@ public final class Backfill {
               next = afterCommitted(settle(pending), next);
               pending = null;
             }
-            return stop != null ? status(open, next, plan.size(), "running", stop)
+            return stop != null ? status(open, next, (long) plan.size(), "running", stop)
                 : throttled.get().withDone(next);
           }
           Lsn l = SnapshotStamp.takeFor(client, ci).lsn();
@@ -318,13 +328,14 @@ public final class Backfill {
         committer.shutdown();
       }
       complete(open, client);
-      return new BackfillStatus(open.s().hex(), plan.size(), plan.size(), true, false, "done",
+      return new BackfillStatus(open.s().hex(), plan.size(), (long) plan.size(), true, false, "done",
           "all " + plan.size() + " chunks of the snapshot at " + open.s() + " are in " + target);
     }
   }
 
-  private BackfillStatus status(ChunkedOpen open, int done, int total, String state, String reason) {
-    return new BackfillStatus(open.s().hex(), done, total, false, true, state, reason);
+  /** A call that stopped before the end: {@code running} (a limit: call again) is not paused, a wait is. */
+  private static BackfillStatus status(ChunkedOpen open, int done, Long total, String state, String reason) {
+    return new BackfillStatus(open.s().hex(), done, total, false, !state.equals("running"), state, reason);
   }
 
   /**
@@ -341,26 +352,52 @@ public final class Backfill {
     return ms == null ? null : ms / 1000.0 / Math.max(1, (chunks.size() + k - 1) / k);
   }
 
-  /** The stream's retention headroom check before a wave. */
-  private Optional<BackfillStatus> throttle(ChunkedOpen open, int done, int total) {
+  /**
+   * The stream's retention headroom check before a wave: its newest micro-batch's
+   * {@code retention_headroom_hours} less that row's age; when the stream has written no batch
+   * with one (an empty first batch, a snapshot the reference left open), the same figure read
+   * from the source now: the stream's position (its newest batch's end, else S, where it starts)
+   * less the capture instance's retention watermark.
+   */
+  private Optional<BackfillStatus> throttle(ChunkedOpen open, int done, Long total, CdcClient client, String ci) {
     if (minHeadroomHours == null) {
       return Optional.empty();
     }
     List<Row> newest = FactsReader.rows(spark, facts)
         .where(col(APP_ID.column()).equalTo(open.appId()).and(col(EVENT.column()).isNull()))
         .orderBy(col(BATCH_ID.column()).desc()).limit(1)
-        .select(col(RETENTION_HEADROOM_HOURS.column()), col(WRITTEN_AT.column())).collectAsList();
-    if (newest.isEmpty() || newest.get(0).isNullAt(0) || newest.get(0).isNullAt(1)) {
-      return Optional.of(status(open, done, total, "waiting_metrics", "the stream " + open.appId()
-          + " has written no micro-batch with a retention headroom yet: start it, then run backfill() again"));
+        .select(col(RETENTION_HEADROOM_HOURS.column()), col(WRITTEN_AT.column()), col(END_LSN.column()),
+            col(MAX_LSN.column()))
+        .collectAsList();
+    double headroom;
+    double age;
+    String from;
+    if (!newest.isEmpty() && !newest.get(0).isNullAt(0) && !newest.get(0).isNullAt(1)) {
+      headroom = newest.get(0).getDouble(0);
+      age = Duration.between((LocalDateTime) newest.get(0).get(1), LocalDateTime.now(ZoneOffset.UTC)).toMillis()
+          / 3_600_000.0;
+      from = String.format(Locale.ROOT, "the stream's newest batch, %.2f h ago", age);
+    } else {
+      Lsn position = newest.isEmpty() ? open.s() : newest.get(0).isNullAt(2)
+          ? newest.get(0).isNullAt(3) ? open.s() : Lsn.parse(newest.get(0).getString(3))
+          : Lsn.parse(newest.get(0).getString(2));
+      Optional<Double> fromSource = SourceHeadroom.hours(client, ChunkedSnapshots.resolvedInstance(client, ci),
+          position);
+      if (fromSource.isEmpty()) {
+        return Optional.of(status(open, done, total, "waiting_metrics", "the stream " + open.appId()
+            + " has written no micro-batch with a retention headroom yet, and the source has no commit time for its"
+            + " position " + position + " or for " + ci + "'s retention watermark: run the stream until it writes"
+            + " one, or call backfill() without minHeadroomHours"));
+      }
+      headroom = fromSource.get();
+      age = 0;
+      from = "read from the source at the stream's position " + position
+          + " (the stream has written no micro-batch with one)";
     }
-    double headroom = newest.get(0).getDouble(0);
-    double age = Duration.between((LocalDateTime) newest.get(0).get(1), LocalDateTime.now(ZoneOffset.UTC)).toMillis()
-        / 3_600_000.0;
     if (headroom - age < minHeadroomHours) {
       return Optional.of(status(open, done, total, "waiting_headroom", String.format(Locale.ROOT,
-          "the stream's retention headroom is %.2f h (its newest batch %.2f h ago), below minHeadroomHours=%s: let it"
-              + " catch up, then run backfill() again", headroom, age, minHeadroomHours)));
+          "the stream's retention headroom is %.2f h (%s), below minHeadroomHours=%s: let it catch up, then run"
+              + " backfill() again", headroom - age, from, minHeadroomHours)));
     }
     return Optional.empty();
   }

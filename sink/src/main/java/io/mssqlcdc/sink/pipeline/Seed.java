@@ -213,7 +213,7 @@ public final class Seed {
       TableRunner.ensure(spark, target, BronzeTable.KIND, BronzeTable.creationSchema(rows.schema()));
       long before = DeltaTables.version(spark, target);
       String meta = "{\"seed\": " + Json.quote(ci) + ", \"lsn\": " + Json.quote(l.hex()) + ", \"commit_ts\": "
-          + (commitTs == null ? "null" : Json.quote(Times.millis(commitTs))) + "}";
+          + Json.quote(commitTs == null ? "" : Times.millis(commitTs)) + "}"; // "" when unknown, as snapshots
       DeltaTables.append(rows, target, Map.of("mergeSchema", "true", "userMetadata", meta));
       long written = Snapshots.rowsOfCommit(spark, target, before, meta);
       LOG.info("Seeded {} with {} rows of a copy of {} at {}", target, written, ci, l);

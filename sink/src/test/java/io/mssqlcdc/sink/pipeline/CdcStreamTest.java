@@ -11,10 +11,8 @@ import io.mssqlcdc.sink.BronzeImages;
 import io.mssqlcdc.sink.SharedDeltaSpark;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -131,7 +129,9 @@ class CdcStreamTest {
     assertThat((String) resnap.getAs("max_lsn")).isEqualTo(state.snapshotLsn().hex());
     assertThat((Object) resnap.getAs("lost_from_ts"))
         .isEqualTo(java.time.LocalDateTime.ofInstant(committedAt, java.time.ZoneOffset.UTC));
-    assertThat((Object) resnap.getAs("lost_to_ts")).isNotNull();
+    assertThat((Object) resnap.getAs("lost_to_ts")).as("the retention watermark's commit time when the loss was found")
+        .isEqualTo(java.time.LocalDateTime.ofInstant(db.client().commitTimeAtOrBefore(low).orElseThrow(),
+            java.time.ZoneOffset.UTC));
     assertThat((Long) resnap.getAs("rows")).isEqualTo(2);
     Row open = facts().where("event = 'snapshot_open'").first();
     assertThat((String) open.getAs("detail")).startsWith("{\"mode\": \"full\", \"kind\": \"resnapshot\", \"generation\": 1");
@@ -140,7 +140,7 @@ class CdcStreamTest {
     String s = state.snapshotLsn().hex();
     List<Row> fromSnapshot = bronzeRows().where("_snapshot = '" + s + "' OR (_operation <> 0 AND _start_lsn > '" + s
         + "')").collectAsList();
-    assertThat(latest(fromSnapshot)).isEqualTo(table());
+    assertThat(BronzeImages.latest(fromSnapshot, "order_id", List.of("status"))).isEqualTo(table());
     assertThat(low.isAfter(committed)).isTrue();
 
     // The new generation's batches are written under <app_id>.g1 from batch 0, none skipped.
@@ -202,7 +202,9 @@ class CdcStreamTest {
     assertThat(bronzeRows().where("order_id = 2 AND _operation = 2").first().<String>getAs("note")).isEqualTo("hello");
     Row e = facts().where("event = 'capture_instance_switched'").first();
     assertThat((String) e.getAs("detail")).contains("dbo_orders -> dbo_orders_v2");
-    assertThat((Object) e.getAs("batch_id")).isNotNull();
+    // The switch event belongs to the batch that read the newer instance's first change.
+    assertThat((Long) e.getAs("batch_id"))
+        .isEqualTo(bronzeRows().where("order_id = 2 AND _operation = 2").first().<Integer>getAs("_batch_id").longValue());
   }
 
   @Test
@@ -255,23 +257,5 @@ class CdcStreamTest {
         .hasMessageContaining("MSSQL_CDC-151").hasMessageContaining("must contain '{ci}'");
     assertThat(Files.exists(Path.of(facts))).isFalse();
     assertThat(Files.exists(Path.of(bronze))).isFalse();
-  }
-
-  private static Map<String, List<String>> latest(List<Row> rows) {
-    List<Row> sorted = new ArrayList<>(rows);
-    sorted.sort(java.util.Comparator.<Row, String>comparing(r -> r.getAs("_start_lsn"))
-        .thenComparing(r -> r.getAs("_seqval") == null ? "" : (String) r.getAs("_seqval"))
-        .thenComparing(r -> (Integer) r.getAs("_operation")));
-    Map<String, List<String>> out = new TreeMap<>();
-    for (Row r : sorted) {
-      int op = r.getAs("_operation");
-      String k = String.valueOf((Object) r.getAs("order_id"));
-      if (op == 1) {
-        out.remove(k);
-      } else if (op != 3) {
-        out.put(k, List.of(String.valueOf((Object) r.getAs("status"))));
-      }
-    }
-    return out;
   }
 }

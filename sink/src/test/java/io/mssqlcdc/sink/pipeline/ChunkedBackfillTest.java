@@ -11,7 +11,6 @@ import io.mssqlcdc.sink.BronzeImages;
 import io.mssqlcdc.sink.SharedDeltaSpark;
 import io.mssqlcdc.sink.chunked.PyJson;
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -101,9 +100,10 @@ class ChunkedBackfillTest {
     write(12);
     BackfillStatus first = builder().backfill().chunkRows(40).maxWaves(2).targetWaveSeconds(0).run();
     assertThat(first.state()).isEqualTo("running");
+    assertThat(first.paused()).as("a limit stopped it, nothing to wait for (reference §12.10)").isFalse();
     assertThat(first.done()).isFalse();
     assertThat(first.chunksDone()).isEqualTo(4);                 // 2 waves of numPartitions=2 chunks
-    assertThat(first.chunksTotal()).isBetween(6L, 8L);
+    assertThat(first.chunksTotal()).as("the seeded writes leave 6 chunks of at most 40 rows").isEqualTo(6L);
     write(12);
     builder().toDelta().awaitTermination();
     BackfillStatus rest = builder().backfill().chunkRows(40).targetWaveSeconds(0).run();
@@ -156,8 +156,10 @@ class ChunkedBackfillTest {
     assertThat(snap.select("order_id").distinct().count()).isEqualTo(snap.count());
     List<Row> chunkRows = facts().where("event = 'snapshot_chunk'").collectAsList();
     List<Integer> chunks = chunkRows.stream().map(r -> PyJson.parse(r.getAs("detail")).path("chunk").asInt()).toList();
-    assertThat(chunks).doesNotHaveDuplicates();
-    assertThat(new HashSet<>(chunks)).hasSize((int) facts().where("event = 'snapshot_chunk'").count());
+    int planned = PyJson.parse(facts().where("event = 'snapshot_plan'").first().<String>getAs("detail"))
+        .path("chunks").size();
+    assertThat(chunks).as("every chunk of the plan once").containsExactlyInAnyOrderElementsOf(
+        java.util.stream.IntStream.range(0, planned).boxed().toList());
     assertThat(BronzeImages.latest(spark, bronze, "order_id", List.of("status"))).isEqualTo(table());
     assertThat(facts().where("event = 'bootstrap'").count()).isEqualTo(1);
   }
@@ -165,11 +167,14 @@ class ChunkedBackfillTest {
   @Test
   void throttlingWaitsForTheStreamsHeadroom() throws Exception {
     builder().bootstrap(true).toDelta().awaitTermination();
-    // No micro-batch yet with a headroom figure: the backfill waits for the stream's metrics.
+    // No micro-batch yet with a headroom figure: the backfill reads it from the source, 0 h (one commit).
     // 120 rows a chunk: few chunks to read once the headroom allows it (throttling decides before any wave)
     BackfillStatus waiting = builder().backfill().chunkRows(120).minHeadroomHours(1).run();
-    assertThat(waiting.state()).isEqualTo("waiting_metrics");
+    assertThat(waiting.state()).isEqualTo("waiting_headroom");
+    assertThat(waiting.reason()).startsWith("the stream's retention headroom is 0.00 h (read from the source at the"
+        + " stream's position ").contains("below minHeadroomHours=1.0");
     assertThat(waiting.paused()).isTrue();
+    assertThat(waiting.chunksTotal()).as("not planned yet").isNull();
     assertThat(facts().where("event = 'snapshot_plan'").count()).as("no planning reads while throttled").isZero();
     db.cleanup("dbo_orders", db.client().maxLsn().orElseThrow());
     // The next commits two hours after the retention watermark: a headroom of 2 h that does not depend
@@ -181,6 +186,41 @@ class ChunkedBackfillTest {
     assertThat(low.state()).isEqualTo("waiting_headroom");
     assertThat(low.reason()).contains("below minHeadroomHours=10000.0");
     assertThat(builder().backfill().chunkRows(120).minHeadroomHours(1).run().state()).isEqualTo("done");
+  }
+
+  @Test
+  void aBackfillGoesOnTheSourcesHeadroomAndAfterACrashBeforeItsCompletionRowCompletesFirst() throws Exception {
+    BackfillStatus none = builder().backfill().run();
+    assertThat(none.state()).isEqualTo("no_snapshot");
+    assertThat(none.chunksTotal()).as("the reference's chunks_total None").isNull();
+    assertThat(none.paused()).isTrue();
+    builder().bootstrap(true).toDelta().awaitTermination();
+    // The stream's only micro-batch is empty: its facts row has no headroom (as a snapshot the reference left open).
+    // Its end offset is its start, S: no range planned, so no end_lsn (the reference's NULL, item 26.2).
+    assertThat(facts().where("event IS NULL").select("retention_headroom_hours", "end_lsn", "end_commit_ts")
+        .collectAsList()).extracting(Row::toString).containsExactly("[null,null,null]");
+    // 120 rows a chunk, read on the source's headroom (0 h, not below 0); a crash after the facts rows of the
+    // wave that holds the last chunk, before the completion row.
+    assertThatThrownBy(() -> builder().backfill().chunkRows(120).minHeadroomHours(0).targetWaveSeconds(0)
+        .onStep(st -> {
+          if (st.equals("facts")
+              && facts().where("event = 'snapshot_chunk' AND get_json_object(detail, '$.last') = 'true'").count() > 0) {
+            throw new IllegalStateException("simulated crash after the last facts");
+          }
+        }).run()).hasMessageContaining("simulated crash after the last facts");
+    int planned = PyJson.parse(facts().where("event = 'snapshot_plan'").first().<String>getAs("detail"))
+        .path("chunks").size();
+    assertThat(facts().where("event = 'snapshot_chunk'").count()).isEqualTo(planned);
+    assertThat(facts().where("event = 'bootstrap'").count()).isZero();
+    // The rerun completes before the throttle could hold it.
+    BackfillStatus rerun = builder().backfill().minHeadroomHours(10_000).run();
+    assertThat(rerun.state()).isEqualTo("done");
+    assertThat(rerun.chunksDone()).isEqualTo(planned);
+    assertThat(rerun.chunksTotal()).isEqualTo((long) planned);
+    assertThat(rerun.paused()).isFalse();
+    Row done = facts().where("event = 'bootstrap'").first();
+    assertThat((Long) done.getAs("rows")).isEqualTo(240L);
+    assertThat(spark.read().format("delta").load(bronze).where("_operation = 0").count()).isEqualTo(240);
   }
 
   @Test
@@ -215,11 +255,11 @@ class ChunkedBackfillTest {
     b.toDelta().awaitTermination();
     Dataset<Row> snap = spark.read().format("delta").load(tmp.resolve("lines").toString()).where("_operation = 0");
     assertThat(snap.select("region", "line").distinct().count()).isEqualTo(snap.count());
-    assertThat(snap.count()).isBetween(119L, 121L);
+    assertThat(snap.count()).as("120 rows less east/3; zulu, above MAX, is the stream's").isEqualTo(119);
     JsonNode plan = PyJson.parse(facts().where("event = 'snapshot_plan' AND target LIKE '%lines'").first()
         .<String>getAs("detail"));
     assertThat(plan.path("kind").asText()).isEqualTo("keyset");
-    assertThat(plan.path("chunks").size()).isGreaterThanOrEqualTo(4);
+    assertThat(plan.path("chunks").size()).as("bounds after 25, 50, 75 and 100 of 119 rows").isEqualTo(5);
   }
 
   @Test
@@ -227,6 +267,7 @@ class ChunkedBackfillTest {
     builder().bootstrap(true).toDelta().awaitTermination();
     assertThat(builder().backfill().chunkRows(1_000).run().state()).isEqualTo("done");
     builder().onDataLoss("resnapshot").toDelta().awaitTermination();
+    java.time.Instant committedAt = db.client().commitTime(db.client().maxLsn().orElseThrow()).orElseThrow();
     // Changes the stream never read, then purged by CDC cleanup.
     db.commit(tx -> tx.delete("orders", key(5)));
     db.commit(tx -> tx.update("orders", row("order_id", 6, "status", "gone-through")));
@@ -255,9 +296,20 @@ class ChunkedBackfillTest {
     Row done = facts().where("event = 'resnapshot'").first();
     assertThat((String) done.getAs("app_id")).isEqualTo("orders.g1");
     assertThat((String) done.getAs("max_lsn")).isEqualTo(s1);
-    assertThat((Object) done.getAs("lost_from_ts")).isNotNull();
-    // The completion row carries the gap's headroom like a full re-snapshot's row (to 0.01 h).
-    assertThat((Double) done.getAs("retention_headroom_hours")).isNotNull().isGreaterThanOrEqualTo(0.0);
+    assertThat((Object) done.getAs("lost_from_ts")).as("the last offset's commit time before the loss")
+        .isEqualTo(java.time.LocalDateTime.ofInstant(committedAt, java.time.ZoneOffset.UTC));
+    // The completion row carries the gap's headroom like a full re-snapshot's row: from the watermark when the
+    // loss was found to S's commit, to 0.01 h.
+    java.time.LocalDateTime lostTo = done.getAs("lost_to_ts");
+    assertThat(lostTo).as("the retention watermark's commit time when the loss was found").isEqualTo(
+        java.time.LocalDateTime.ofInstant(db.client().commitTimeAtOrBefore(db.client().minLsn("dbo_orders"))
+            .orElseThrow(), java.time.ZoneOffset.UTC));
+    java.time.LocalDateTime sAt = java.time.LocalDateTime.ofInstant(
+        db.client().commitTimeAtOrBefore(state.snapshotLsn()).orElseThrow(), java.time.ZoneOffset.UTC);
+    assertThat((Object) done.getAs("min_commit_ts")).isEqualTo(sAt);
+    assertThat((Double) done.getAs("retention_headroom_hours")).isEqualTo(java.math.BigDecimal.valueOf(
+        java.time.Duration.between(lostTo, sAt).toMillis() / 3_600_000.0)
+        .setScale(2, java.math.RoundingMode.HALF_EVEN).doubleValue());
     // Bronze from the re-snapshot on is the table: the row deleted during the gap is gone.
     List<Row> fromSnapshot = spark.read().format("delta").load(bronze).where("_snapshot = '" + s1
         + "' OR (_operation <> 0 AND _start_lsn > '" + s1 + "')").collectAsList();
@@ -285,7 +337,7 @@ class ChunkedBackfillTest {
     assertThat(snap.select("order_id").distinct().count()).isEqualTo(snap.count()).isEqualTo(240);
     List<Integer> chunks = facts().where("event = 'snapshot_chunk'").collectAsList().stream()
         .map(r -> PyJson.parse(r.getAs("detail")).path("chunk").asInt()).sorted().toList();
-    assertThat(chunks).isEqualTo(java.util.stream.IntStream.range(0, (int) st.chunksTotal()).boxed().toList());
+    assertThat(chunks).isEqualTo(java.util.stream.IntStream.range(0, st.chunksTotal().intValue()).boxed().toList());
     List<Row> wave0 = facts().where("event = 'snapshot_chunk'").collectAsList().stream()
         .filter(r -> PyJson.parse(r.getAs("detail")).path("wave").asInt() == 0).toList();
     assertThat(wave0).hasSize(2);

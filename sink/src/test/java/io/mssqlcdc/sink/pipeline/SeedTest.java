@@ -117,6 +117,18 @@ class SeedTest {
   }
 
   @Test
+  void aSeedAtAnLsnWithoutACommitTimeWritesAnEmptyCommitTimeAsSnapshotsDo() {
+    Lsn second = db.commitAt(T0.plusMinutes(5), tx -> tx.update("orders", row("order_id", 1, "status", "paid",
+        "note", "n1")));
+    Lsn between = db.client().decrementLsn(second);  // no commit's: sys.fn_cdc_map_lsn_to_time finds none
+    assertThat(db.client().commitTime(between)).isEmpty();
+    builder().seed(copy(true)).asOfLsn(between.hex()).run();
+    String meta = DeltaTables.table(spark, TableRef.of(bronze)).history().where("userMetadata LIKE '{\"seed\"%'")
+        .first().<String>getAs("userMetadata");
+    assertThat(meta).isEqualTo("{\"seed\": \"dbo_orders\", \"lsn\": \"" + between.hex() + "\", \"commit_ts\": \"\"}");
+  }
+
+  @Test
   void asOfATimeStampsTheSeedWithTheLastCommitAtOrBeforeIt() {
     Lsn first = db.client().maxLsn().orElseThrow();
     Lsn second = db.commitAt(T0.plusMinutes(10), tx -> tx.update("orders", row("order_id", 1, "status", "paid",
