@@ -159,6 +159,24 @@ class FaultInjectionTest {
   // ---- server errors ----
 
   @Test
+  void aRefusedWaitStatsViewIsAskedOncePerLoginThenNoMore() {
+    SqlCdcClient bare = client();   // starts the stand-in; a client of a bare factory knows no login
+    var fault = standIn.faults().on(Statement.NETWORK_WAIT).times(1_000).error(300);
+    SqlCdcClient a = StandInClients.open(standIn, "");
+    SqlCdcClient b = StandInClients.open(standIn, "");
+    clients.add(a);
+    clients.add(b);
+    assertThat(a.networkWaitMillis()).isEmpty();
+    assertThat(a.networkWaitMillis()).isEmpty();
+    assertThat(b.networkWaitMillis()).as("another client of the same login, as the next range's reader").isEmpty();
+    assertThat(fault.hits()).as("one probe sent for the login (before: one per call)").isEqualTo(1);
+    assertThat(bare.networkWaitMillis()).isEmpty();
+    assertThat(bare.networkWaitMillis()).isEmpty();
+    assertThat(fault.hits()).as("a client without a login key remembers the refusal itself").isEqualTo(2);
+    assertThat(a.maxLsn()).as("the refusal leaves the client working").contains(last);
+  }
+
+  @Test
   void aDeadlockVictim1205IsRetriedWithBackoff() {
     SqlCdcClient c = client();
     standIn.faults().on(Statement.MAX_LSN).times(2).error(1205);

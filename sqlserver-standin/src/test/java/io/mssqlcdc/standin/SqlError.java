@@ -70,6 +70,8 @@ public final class SqlError extends RuntimeException {
           + database + "', schema 'cdc'.");
       case 230 -> new SqlError(230, 1, 14, "The SELECT permission was denied on the column 'id' of the object '" + object
           + "', database '" + database + "', schema 'dbo'.");
+      case 300 -> new SqlError(300, 1, 14, "VIEW SERVER PERFORMANCE STATE permission was denied on object 'server',"
+          + " database 'master'.");
       case 596 -> new SqlError(596, 1, 21, "Cannot continue the execution because the session is in the kill state.");
       default -> new SqlError(number, 1, 16, "Error " + number + " raised by the stand-in's fault plan.");
     };

@@ -9,7 +9,7 @@ import io.mssqlcdc.bench.Fixture;
 import io.mssqlcdc.bench.Log;
 import io.mssqlcdc.client.ChangeCursor;
 import io.mssqlcdc.client.ChangeQuery;
-import io.mssqlcdc.connector.stream.RowPathAccess;
+import io.mssqlcdc.connector.stream.ChangeRowPath;
 import io.mssqlcdc.fake.FakeCdcClient;
 import io.mssqlcdc.lsn.Lsn;
 import java.nio.file.Path;
@@ -53,13 +53,13 @@ public final class FakeCostCase implements BenchCase {
         .schema();
     // the inferred schema with its metadata columns: keep the captured ones
     StructType onlyCaptured = new StructType(java.util.Arrays.copyOfRange(captured.fields(), 6, captured.size()));
-    StructType schema = RowPathAccess.schema(onlyCaptured);
+    StructType schema = ChangeRowPath.schema(onlyCaptured);
     int limit = Math.min(f.rows(), ctx.config().microRows());
     Lsn max;
     try (FakeCdcClient client = FakeCdcClient.open(dir)) {
       max = client.maxLsn().orElseThrow();
     }
-    ChangeQuery q = new ChangeQuery(f.captureInstance(), Lsn.ZERO, max, RowPathAccess.columns(onlyCaptured), true,
+    ChangeQuery q = new ChangeQuery(f.captureInstance(), Lsn.ZERO, max, ChangeRowPath.columns(onlyCaptured), true,
         10_000);
     int width = onlyCaptured.size();
     Map<String, Comparison.Variant> variants = new LinkedHashMap<>();
@@ -82,7 +82,7 @@ public final class FakeCostCase implements BenchCase {
     variants.put("+ rows", rep -> {
       long t0 = System.nanoTime();
       long sum = 0;
-      Function<ChangeCursor, InternalRow> conv = RowPathAccess.converter(onlyCaptured, f.captureInstance());
+      Function<ChangeCursor, InternalRow> conv = ChangeRowPath.converter(onlyCaptured, f.captureInstance());
       try (FakeCdcClient client = FakeCdcClient.open(dir); ChangeCursor c = client.changes(q)) {
         for (int n = 0; n < limit && c.next(); n++) {
           InternalRow row = conv.apply(c);
@@ -94,7 +94,7 @@ public final class FakeCostCase implements BenchCase {
     variants.put("+ UnsafeRow", rep -> {
       long t0 = System.nanoTime();
       long sum = 0;
-      Function<ChangeCursor, InternalRow> conv = RowPathAccess.converter(onlyCaptured, f.captureInstance());
+      Function<ChangeCursor, InternalRow> conv = ChangeRowPath.converter(onlyCaptured, f.captureInstance());
       UnsafeProjection proj = UnsafeProjection.create(schema);
       try (FakeCdcClient client = FakeCdcClient.open(dir); ChangeCursor c = client.changes(q)) {
         for (int n = 0; n < limit && c.next(); n++) {

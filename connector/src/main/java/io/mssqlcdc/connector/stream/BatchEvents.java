@@ -1,5 +1,7 @@
 package io.mssqlcdc.connector.stream;
 
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,18 +22,20 @@ import org.apache.spark.sql.SparkSession;
  * <p>The stream registers a {@link BatchReport} when it plans a batch, keyed by the query id and
  * the batch id Spark sets on the query's thread ({@code sql.streaming.queryId},
  * {@code streaming.sql.batchId}). {@link #forBatch(long)} looks up the calling thread's query,
- * which is the query's own thread inside {@code foreachBatch}. The last {@link #KEEP_BATCHES}
- * batches of the last {@link #KEEP_QUERIES} queries are kept.
+ * which is the query's own thread inside {@code foreachBatch}. Each query keeps its last
+ * {@link #KEEP_BATCHES} batches for as long as it runs, however many queries run beside it (a
+ * fan-out over hundreds of tables); when a query stops (its source's {@code stop()}) its reports
+ * stay readable among the last {@link #KEEP_TERMINATED} stopped queries', then are dropped.
  */
 public final class BatchEvents {
   static final int KEEP_BATCHES = 100;
-  static final int KEEP_QUERIES = 64;
+  static final int KEEP_TERMINATED = 16;
   static final String QUERY_ID_KEY = "sql.streaming.queryId";
   static final String BATCH_ID_KEY = "streaming.sql.batchId";
 
   private static final Map<String, ConcurrentSkipListMap<Long, BatchReport>> REPORTS = new ConcurrentHashMap<>();
-  private static final ConcurrentSkipListMap<Long, String> QUERY_ORDER = new ConcurrentSkipListMap<>();
-  private static long sequence;
+  /** Stopped queries, oldest first: their reports are dropped beyond {@link #KEEP_TERMINATED}. */
+  private static final LinkedHashSet<String> TERMINATED = new LinkedHashSet<>();
 
   private BatchEvents() {}
 
@@ -48,17 +52,32 @@ public final class BatchEvents {
   }
 
   static synchronized void register(BatchReport report) {
-    ConcurrentSkipListMap<Long, BatchReport> m = REPORTS.computeIfAbsent(report.queryId(), q -> {
-      QUERY_ORDER.put(sequence++, q);
-      return new ConcurrentSkipListMap<>();
-    });
+    TERMINATED.remove(report.queryId()); // a restarted query runs again
+    ConcurrentSkipListMap<Long, BatchReport> m =
+        REPORTS.computeIfAbsent(report.queryId(), q -> new ConcurrentSkipListMap<>());
     m.put(report.batchId(), report);
     while (m.size() > KEEP_BATCHES) {
       m.pollFirstEntry();
     }
-    while (QUERY_ORDER.size() > KEEP_QUERIES) {
-      REPORTS.remove(QUERY_ORDER.pollFirstEntry().getValue());
+  }
+
+  /** Query {@code queryId} stopped: its reports go once {@link #KEEP_TERMINATED} later queries stopped. */
+  static synchronized void terminated(String queryId) {
+    if (queryId == null || !REPORTS.containsKey(queryId)) {
+      return;
     }
+    TERMINATED.remove(queryId);
+    TERMINATED.add(queryId);
+    while (TERMINATED.size() > KEEP_TERMINATED) {
+      Iterator<String> oldest = TERMINATED.iterator();
+      REPORTS.remove(oldest.next());
+      oldest.remove();
+    }
+  }
+
+  /** Whether query {@code queryId} stopped and its reports are still held: for tests. */
+  static synchronized boolean isTerminated(String queryId) {
+    return TERMINATED.contains(queryId);
   }
 
   static String currentProperty(String key) {

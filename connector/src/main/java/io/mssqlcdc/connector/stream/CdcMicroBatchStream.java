@@ -77,6 +77,8 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   private final Map<Lsn, BatchAccumulators> accumulators = Collections.synchronizedMap(new LinkedHashMap<>());
   private Lsn lastAccStart;
   private String lastAccBatch;
+  /** The query this stream registered batch reports under (Spark runs one source instance per query run). */
+  private volatile String registeredQuery;
   /** The (source, capture instance) identities of checkpoint offsets this run checked and accepted. */
   private final java.util.Set<String> identitiesChecked = new java.util.HashSet<>();
   /** WARNING lines logged outside planning (the server clock, a rename), for the next batch planned. */
@@ -330,6 +332,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
       return;
     }
     long batchId = batch == null ? -1 : Long.parseLong(batch);
+    registeredQuery = queryId;
     BatchEvents.register(
         new BatchReport(queryId, batchId, start, end, plan.ranges(), plan.events(), plan.warnings(), acc));
   }
@@ -407,6 +410,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   @Override
   public void stop() {
     dropClient();
+    BatchEvents.terminated(registeredQuery);
   }
 
   @Override

@@ -75,6 +75,8 @@ class BatchReportFiguresTest {
 
     assertThat(run.sizes()).containsExactly(3);
     BatchReport r = run.batches().get(0).report().orElseThrow();
+    // The source's stop() tells the registry its query stopped (its reports go after 16 more).
+    assertThat(BatchEvents.isTerminated(run.query().id().toString())).isTrue();
     assertThat(r.rowsRead()).isEqualTo(3);
     assertThat(r.bytesRead()).isEqualTo(3 * rowBytes("dbo_orders"));
     assertThat(r.readMb()).hasValue(3 * rowBytes("dbo_orders") / 1e6);

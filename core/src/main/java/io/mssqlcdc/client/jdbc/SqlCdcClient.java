@@ -73,6 +73,9 @@ public final class SqlCdcClient implements CdcClient {
   private ServerClock clock;
   private TableRef resolvedTable;
   private String sessionPrefix;
+  /** The login's key for {@link WaitStatsRefusals}; null: this client alone remembers a refusal. */
+  private String login;
+  private volatile boolean waitStatsRefused;
 
   public SqlCdcClient(ConnectionFactory factory, String sourceTimeZone, long lockTimeoutMs, DriverRetry retry) {
     this(factory, sourceTimeZone, lockTimeoutMs, TableQuery.Isolation.READ_COMMITTED, retry);
@@ -109,7 +112,7 @@ public final class SqlCdcClient implements CdcClient {
       return c;
     };
     return new SqlCdcClient(factory, options.sourceTimeZone(), options.lockTimeoutMs(), options.isolationLevel(),
-        DriverRetry.standard());
+        DriverRetry.standard()).login(target.url() + ";user=" + target.properties().getProperty("user", ""));
   }
 
   // ---- LSNs and commit times --------------------------------------------------------------
@@ -638,18 +641,42 @@ public final class SqlCdcClient implements CdcClient {
     return OptionalDouble.of((System.nanoTime() - t0) / 1e6);
   }
 
+  /**
+   * {@inheritDoc} Empty without a statement once the login was refused
+   * {@code sys.dm_exec_session_wait_stats} (VIEW SERVER PERFORMANCE STATE on SQL Server 2022+,
+   * VIEW SERVER STATE before): by this client, or by any client of the same login in this JVM
+   * ({@link WaitStatsRefusals}), so a reader asks once per executor, not twice per range.
+   */
   @Override
   public OptionalLong networkWaitMillis() {
+    if (waitStatsRefused || WaitStatsRefusals.refused(login)) {
+      return OptionalLong.empty();
+    }
     try {
-      String v = call("network wait", () -> {
+      String v = callOr("network wait", () -> {
         try (PreparedStatement ps = prepare(SqlText.of(CdcSql.NETWORK_WAIT)); ResultSet rs = ps.executeQuery()) {
           return rs.next() ? rs.getString(1) : "0";
         }
+      }, e -> {
+        if (SqlServerErrors.classify(e) == SqlServerErrors.Kind.PERMISSION) {
+          waitStatsRefused = true;
+          WaitStatsRefusals.refuse(login, e.getMessage());
+        }
+        return translate("network wait", e);
       });
       return OptionalLong.of(Long.parseLong(v));
     } catch (RuntimeException e) {
       return OptionalLong.empty();
     }
+  }
+
+  /**
+   * This client's login as {@link WaitStatsRefusals} keys it (URL and user, never the password);
+   * null when the client was built from a bare connection factory.
+   */
+  SqlCdcClient login(String key) {
+    this.login = key;
+    return this;
   }
 
   @Override

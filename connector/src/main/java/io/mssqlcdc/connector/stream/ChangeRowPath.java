@@ -8,12 +8,13 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * The benchmark runner's window on the stream's package-private row building
- * ({@link ChangeRowConverter}: what a partition reader does per change row), so the per-row
- * case times the connector's own code, not a copy. Lives in the bench module only.
+ * The stream's per-row path as a public seam: what a partition reader does with each change row
+ * ({@link ChangeRowConverter}, package-private), for the bench's per-row case, which times the
+ * connector's own code rather than a copy, without reaching into this package from another
+ * module. Not a supported API: it may change with the reader.
  */
-public final class RowPathAccess {
-  private RowPathAccess() {}
+public final class ChangeRowPath {
+  private ChangeRowPath() {}
 
   /** A converter of cursor rows to rows of {@code captured} plus the metadata columns (with command id). */
   public static Function<ChangeCursor, InternalRow> converter(StructType captured, String captureInstance) {
