@@ -42,8 +42,8 @@ from mssql_cdc.errors import CdcError
 from mssql_cdc.finalization import Finalization, FinalizationTracker, TrackingAttachment
 from mssql_cdc.reconcile import Reconcile, ReconcileBuilder, ReconcileResult
 from mssql_cdc.silver import ApplyChanges, ApplyChangesBuilder, ApplyResult
-from mssql_cdc.stream import CdcStream, CdcStreamBuilder, CdcStreams
+from mssql_cdc.stream import Backfill, CdcStream, CdcStreamBuilder, CdcStreams, Seed
 
-__all__ = ["ApplyChanges", "ApplyChangesBuilder", "ApplyResult", "CdcError", "CdcStream", "CdcStreamBuilder",
-           "CdcStreams", "Finalization", "FinalizationTracker", "Reconcile", "ReconcileBuilder", "ReconcileResult",
-           "TrackingAttachment", "__version__"]
+__all__ = ["ApplyChanges", "ApplyChangesBuilder", "ApplyResult", "Backfill", "CdcError", "CdcStream",
+           "CdcStreamBuilder", "CdcStreams", "Finalization", "FinalizationTracker", "Reconcile", "ReconcileBuilder",
+           "ReconcileResult", "Seed", "TrackingAttachment", "__version__"]

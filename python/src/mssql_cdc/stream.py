@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, Mapping, Sequence, Union
 
-from pyspark.sql import SparkSession
+from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.streaming import StreamingQuery
 
 from mssql_cdc import _gateway
@@ -106,6 +106,20 @@ class CdcStreamBuilder:
         with _gateway.translated(self._spark):
             return json.loads(str(self._j.snapshot(target, bool(resnapshot)).json()))
 
+    def backfill(self) -> "Backfill":
+        """The chunked snapshot's waves beside the running stream (docs/PIPELINE.md, "Chunked"): set its
+        limits on the returned builder, then ``run()``; call again until the state is ``done``. Needs the
+        builder's ``target``, ``appId``, ``factsTable`` and reader options, as the stream has them."""
+        with _gateway.translated(self._spark):
+            return Backfill(self._spark, self._j.backfill())
+
+    def seed(self, copy: DataFrame) -> "Seed":
+        """Seeds ``target`` with ``copy`` (a DataFrame copy of the table, e.g. an export) as its snapshot,
+        stamped ``asOfLsn`` or ``asOf``: set one on the returned builder, then ``run()``; the stream then
+        starts from it with ``bootstrap(True)``."""
+        with _gateway.translated(self._spark):
+            return Seed(self._spark, self._j.seed(copy._jdf))
+
     def startMany(  # noqa: N802
         self, capture_instances: Union[Sequence[str], Mapping[str, Mapping[str, str]]]
     ) -> Dict[str, StreamingQuery]:
@@ -124,6 +138,99 @@ class CdcStreamBuilder:
         with _gateway.translated(self._spark):
             jqueries = self._j.startMany(arg)
         return {str(e.getKey()): StreamingQuery(e.getValue()) for e in jqueries.entrySet().toArray()}
+
+
+class Backfill:
+    """A ``Backfill`` on the JVM (``CdcStream.Builder.backfill()``): setters return ``self``, ``run()``
+    reads waves until the snapshot is done or a limit stops it."""
+
+    def __init__(self, spark: SparkSession, jbackfill: Any) -> None:
+        self._spark = spark
+        self._j = jbackfill
+
+    def _set(self, method: str, *args: Any) -> "Backfill":
+        with _gateway.translated(self._spark):
+            getattr(self._j, method)(*args)
+        return self
+
+    def chunkRows(self, rows: int) -> "Backfill":  # noqa: N802 - the JVM's name
+        """Rows per chunk when the snapshot is first planned (default 1,000,000); ignored once planned."""
+        return self._set("chunkRows", int(rows))
+
+    def maxWaves(self, waves: int) -> "Backfill":  # noqa: N802
+        """Stop after this many waves (state ``running``); the next call resumes."""
+        return self._set("maxWaves", int(waves))
+
+    def maxSeconds(self, seconds: float) -> "Backfill":  # noqa: N802
+        """Take no new wave after this many seconds (state ``running``)."""
+        return self._set("maxSeconds", float(seconds))
+
+    def minHeadroomHours(self, hours: float) -> "Backfill":  # noqa: N802
+        """Take no wave while the stream's retention headroom is below this (``waiting_headroom``)."""
+        return self._set("minHeadroomHours", float(hours))
+
+    def isolation(self, level: str) -> "Backfill":
+        """``snapshot`` or ``readCommitted`` (default: the stream's ``isolationLevel``)."""
+        return self._set("isolation", level)
+
+    def targetWaveSeconds(self, seconds: float) -> "Backfill":  # noqa: N802
+        """How long a wave should read (default 300; 0 = one round of ``numPartitions`` chunks)."""
+        return self._set("targetWaveSeconds", float(seconds))
+
+    def run(self) -> Dict[str, Any]:
+        """Runs waves. Returns the reference's ``BackfillStatus``: ``snapshot`` (S, or None),
+        ``chunks_done``, ``chunks_total`` (None until planned), ``done``, ``paused``, ``state``
+        (``done``, ``running``, ``waiting_headroom``, ``waiting_metrics``, ``no_snapshot``) and
+        ``reason``."""
+        with _gateway.translated(self._spark):
+            st = self._j.run()
+            total = st.chunksTotal()
+            return {
+                "snapshot": None if st.snapshot() is None else str(st.snapshot()),
+                "chunks_done": int(st.chunksDone()),
+                "chunks_total": None if total is None else int(total),
+                "done": bool(st.done()),
+                "paused": bool(st.paused()),
+                "state": str(st.state()),
+                "reason": None if st.reason() is None else str(st.reason()),
+            }
+
+
+class Seed:
+    """A ``Seed`` on the JVM (``CdcStream.Builder.seed(copy)``): setters return ``self``, ``run()``
+    appends the copy as the target's snapshot and returns its offset."""
+
+    def __init__(self, spark: SparkSession, jseed: Any) -> None:
+        self._spark = spark
+        self._j = jseed
+
+    def _set(self, method: str, *args: Any) -> "Seed":
+        with _gateway.translated(self._spark):
+            getattr(self._j, method)(*args)
+        return self
+
+    def asOf(self, copy_started_at: str) -> "Seed":  # noqa: N802 - the JVM's name
+        """When the copy started, ISO-8601 with an offset (``2026-11-30T02:00:00Z``; without one: UTC):
+        the seed is stamped with the last commit at or before it."""
+        return self._set("asOf", str(copy_started_at))
+
+    def asOfLsn(self, lsn: str) -> "Seed":  # noqa: N802
+        """The LSN recorded before the copy started (``0x`` + 20 hex digits): the exact stamp."""
+        return self._set("asOfLsn", str(lsn))
+
+    def allowMissingColumns(self, allow: bool = True) -> "Seed":  # noqa: N802
+        """Accept a copy that lacks captured columns (they are NULL in the seed)."""
+        return self._set("allowMissingColumns", bool(allow))
+
+    def reseed(self, reseed: bool = True) -> "Seed":
+        """Seed a target that holds an older snapshot with a newer copy."""
+        return self._set("reseed", bool(reseed))
+
+    def run(self) -> Dict[str, Any]:
+        """Appends the seed (Delta skips a rerun's) and returns its offset as a dict (``{"lsn": "0x…",
+        "commit_ts": "…", ...}``), the stream's ``startingLsn``."""
+        with _gateway.translated(self._spark):
+            return json.loads(str(self._j.run().json()))
 
 
 class CdcStream:
@@ -166,4 +273,4 @@ def _java_queries(spark: SparkSession, queries: Mapping[str, StreamingQuery]) ->
     return jmap
 
 
-__all__ = ["CdcStream", "CdcStreamBuilder", "CdcStreams"]
+__all__ = ["Backfill", "CdcStream", "CdcStreamBuilder", "CdcStreams", "Seed"]
