@@ -830,7 +830,8 @@ final class Answers {
       List<String> order = t.list(pm.group("o"));
       List<Object[]> rows = select(t, order, where);
       rows.sort(keyOrder(t, order));
-      List<Object[]> top = rows.subList(0, (int) Math.min(rows.size(), Long.parseLong(pm.group("top"))));
+      List<Object[]> top = rows.subList(0, (int) Math.min(rows.size(), rowCount(pm, "top", "bareTop", 1060,
+          "The number of rows provided for a TOP or FETCH clauses row count parameter must be an integer.")));
       for (Object[] r : top) {
         Object[] k = new Object[keys.size()];
         for (int i = 0; i < k.length; i++) {
@@ -842,9 +843,24 @@ final class Answers {
     noParametersLeft(it, m.group());
     List<String> keys = table.list(quotedKeys);
     union.sort(keyOrder(table, keys));
-    long n = Long.parseLong(m.group("n"));
+    long n = rowCount(m, "n", "bareN", 10060, "The number of rows provided for a OFFSET clause must be an integer.");
     List<Object[]> out = n < union.size() ? List.<Object[]>of(union.get((int) n)) : List.of();
     return rows(keyColumns(table, keys), out);
+  }
+
+  /**
+   * A TOP or OFFSET row count: cast to bigint, or a bare literal, which SQL Server types
+   * {@code int} below 2^31 and {@code numeric} from there, and then refuses ({@code number}).
+   */
+  private static long rowCount(Matcher m, String cast, String bare, int number, String message) {
+    if (m.group(cast) != null) {
+      return Long.parseLong(m.group(cast));
+    }
+    long v = Long.parseLong(m.group(bare));
+    if (v > Integer.MAX_VALUE) {
+      throw new SqlError(number, 1, 16, message);
+    }
+    return v;
   }
 
   private static List<Column> keyColumns(SourceTable t, List<String> keys) {

@@ -113,17 +113,18 @@ public enum Statement {
       + "(?<d>" + Placeholders.ID + " DESC(?:, " + Placeholders.ID + " DESC)*)")),
   /**
    * Q27: groups {@code k} (the quoted key list), {@code parts} (the {@link #KEY_BOUND_PART}s joined
-   * by " UNION ALL "), {@code n} (the OFFSET).
+   * by " UNION ALL "), {@code n} (the OFFSET, cast to bigint) or {@code bareN} (a bare literal).
    */
   KEY_BOUND(Pattern.compile(q("SELECT ") + "(?<k>" + Placeholders.ID + "(?:, " + Placeholders.ID + ")*)" + q(" FROM (")
-      + "(?<parts>" + q("SELECT * FROM (SELECT TOP (") + ".+)" + q(") u ORDER BY ") + "\\k<k>" + q(" OFFSET ") + "(?<n>\\d+)"
-      + q(" ROWS FETCH NEXT 1 ROWS ONLY")));
+      + "(?<parts>" + q("SELECT * FROM (SELECT TOP (") + ".+)" + q(") u ORDER BY ") + "\\k<k>" + q(" OFFSET ")
+      + "(?:CAST\\((?<n>\\d+) AS bigint\\)|(?<bareN>\\d+))" + q(" ROWS FETCH NEXT 1 ROWS ONLY")));
 
   /**
-   * One part of {@link #KEY_BOUND}: groups {@code top}, {@code k}, {@code t}, {@code w} (a piece's
+   * One part of {@link #KEY_BOUND}: groups {@code top} (cast to bigint) or {@code bareTop}, {@code k}, {@code t}, {@code w} (a piece's
    * predicate, or absent) and the ORDER BY list {@code o}.
    */
-  static final Pattern KEY_BOUND_PART = Pattern.compile(q("SELECT * FROM (SELECT TOP (") + "(?<top>\\d+)" + q(") ")
+  static final Pattern KEY_BOUND_PART = Pattern.compile(q("SELECT * FROM (SELECT TOP (")
+      + "(?:CAST\\((?<top>\\d+) AS bigint\\)|(?<bareTop>\\d+))" + q(") ")
       + "(?<k>" + Placeholders.ID + "(?:, " + Placeholders.ID + ")*)" + q(" FROM ")
       + "(?<t>" + Placeholders.ID + "\\." + Placeholders.ID + ")(?: WHERE (?<w>.+))?" + q(" ORDER BY ")
       + "(?<o>" + Placeholders.ID + "(?:, " + Placeholders.ID + ")*)" + q(") p"));

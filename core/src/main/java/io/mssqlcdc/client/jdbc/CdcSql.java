@@ -436,14 +436,15 @@ public final class CdcSql {
    * the whole table) contributes its first {@code n + 1} keys ({@code TOP} of an index seek),
    * joined with {@code UNION ALL} (pieces are disjoint), and the outer query skips {@code n} of
    * them in key order. At most {@code n + 1} rows per piece are read. n is a non-negative long
-   * the client checked, inlined.
+   * the client checked, inlined as {@code CAST(n AS bigint)}: a bare literal from 2^31 on is a
+   * {@code numeric}, which TOP and OFFSET refuse (errors 1060 and 10060).
    */
   public static SqlText keyBound(TableRef t, List<String> keys, List<SqlText> pieces, long n) {
     if (n < 0 || n == Long.MAX_VALUE) {
       throw new IllegalArgumentException("n must be at least 0 and below " + Long.MAX_VALUE + ", not " + n);
     }
     String k = quotedList(keys);
-    String top = "SELECT * FROM (SELECT TOP (" + (n + 1) + ") " + k + " FROM " + table(t);
+    String top = "SELECT * FROM (SELECT TOP (CAST(" + (n + 1) + " AS bigint)) " + k + " FROM " + table(t);
     String order = " ORDER BY " + k + ") p";
     List<SqlText> parts = new ArrayList<>();
     if (pieces.isEmpty()) {
@@ -453,7 +454,7 @@ public final class CdcSql {
       parts.add(SqlText.of(top + " WHERE ").then("", piece).then("", SqlText.of(order)));
     }
     return SqlText.of("SELECT " + k + " FROM (").then("", union(parts, " UNION ALL "))
-        .then("", SqlText.of(") u ORDER BY " + k + " OFFSET " + n + " ROWS FETCH NEXT 1 ROWS ONLY"));
+        .then("", SqlText.of(") u ORDER BY " + k + " OFFSET CAST(" + n + " AS bigint) ROWS FETCH NEXT 1 ROWS ONLY"));
   }
 
   /**

@@ -290,14 +290,14 @@ class CdcSqlTest {
         new KeyPredicates.Key("b", "nvarchar(10)", "Latin1_General_100_BIN2"));
     SqlText q = CdcSql.keyBound(t, List.of("a", "b"), KeyPredicates.pieces(keys, new KeyRange(List.of(1, "x"), null)), 1000);
     assertThat(q.sql()).isEqualTo(
-        "SELECT [a], [b] FROM (SELECT * FROM (SELECT TOP (1001) [a], [b] FROM [dbo].[o]"
+        "SELECT [a], [b] FROM (SELECT * FROM (SELECT TOP (CAST(1001 AS bigint)) [a], [b] FROM [dbo].[o]"
             + " WHERE [a] = 1 AND [b] >= CAST(? COLLATE Latin1_General_100_BIN2 AS nvarchar(10)) ORDER BY [a], [b]) p"
-            + " UNION ALL SELECT * FROM (SELECT TOP (1001) [a], [b] FROM [dbo].[o] WHERE [a] > 1 ORDER BY [a], [b]) p) u"
-            + " ORDER BY [a], [b] OFFSET 1000 ROWS FETCH NEXT 1 ROWS ONLY");
+            + " UNION ALL SELECT * FROM (SELECT TOP (CAST(1001 AS bigint)) [a], [b] FROM [dbo].[o] WHERE [a] > 1"
+            + " ORDER BY [a], [b]) p) u ORDER BY [a], [b] OFFSET CAST(1000 AS bigint) ROWS FETCH NEXT 1 ROWS ONLY");
     assertThat(q.params()).containsExactly("x");
     assertThat(CdcSql.keyBound(t, List.of("a"), List.of(), 0).sql()).isEqualTo(
-        "SELECT [a] FROM (SELECT * FROM (SELECT TOP (1) [a] FROM [dbo].[o] ORDER BY [a]) p) u"
-            + " ORDER BY [a] OFFSET 0 ROWS FETCH NEXT 1 ROWS ONLY");
+        "SELECT [a] FROM (SELECT * FROM (SELECT TOP (CAST(1 AS bigint)) [a] FROM [dbo].[o] ORDER BY [a]) p) u"
+            + " ORDER BY [a] OFFSET CAST(0 AS bigint) ROWS FETCH NEXT 1 ROWS ONLY");
     assertThatThrownBy(() -> CdcSql.keyBound(t, List.of("a"), List.of(), -1)).hasMessageContaining("not -1");
   }
 

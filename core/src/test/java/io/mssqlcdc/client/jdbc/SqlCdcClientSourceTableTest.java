@@ -176,7 +176,7 @@ class SqlCdcClientSourceTableTest {
     ordersColumns();
     jdbc.on("SELECT TOP (1) [OrderId], [Code] FROM [dbo].[orders] ORDER BY [OrderId] DESC, [Code] DESC",
         Result.rows(List.of("OrderId", "Code"), List.of("int", "nvarchar"), new Object[] {9, "z"}));
-    jdbc.on("SELECT [OrderId], [Code] FROM (SELECT * FROM (SELECT TOP (4) [OrderId], [Code]",
+    jdbc.on("SELECT [OrderId], [Code] FROM (SELECT * FROM (SELECT TOP (CAST(4 AS bigint)) [OrderId], [Code]",
         Result.rows(List.of("OrderId", "Code"), List.of("int", "nvarchar"), new Object[] {4, null}));
     List<Object> bound;
     try (SqlCdcClient c = client("UTC")) {
@@ -184,7 +184,7 @@ class SqlCdcClientSourceTableTest {
       bound = c.keyBound(ORDERS, List.of("OrderId", "Code"), new KeyRange(List.of(1, "a"), List.of(9, "z")), 3).orElseThrow();
     }
     assertThat(bound).containsExactly(4, null);
-    ScriptedJdbc.Executed read = jdbc.executed.stream().filter(e -> e.sql().contains("OFFSET 3 ROWS")).findFirst().orElseThrow();
+    ScriptedJdbc.Executed read = jdbc.executed.stream().filter(e -> e.sql().contains("OFFSET CAST(3 AS bigint) ROWS")).findFirst().orElseThrow();
     assertThat(read.sql()).contains("CAST(? COLLATE SQL_Latin1_General_CP1_CI_AS AS nvarchar(10))");
     assertThat(read.params()).containsExactly("a", "z", "z");
     List<String> prefixes = new ArrayList<>(sql().stream().filter(s -> s.startsWith("SET ")).toList());
