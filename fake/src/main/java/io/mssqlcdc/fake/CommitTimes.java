@@ -16,7 +16,9 @@ import java.util.List;
  *
  * <ul>
  *   <li>the offset of a local time is SQL Server's {@code AT TIME ZONE}'s: in a fall-back overlap
- *       the offset before the change (daylight time), in a spring-forward gap the offset after;
+ *       the offset before the change (daylight time); a time in a spring-forward gap is moved
+ *       forward by the gap and takes the offset after (02:30 in New York's gap is 03:30 EDT), the
+ *       same instant as the time with the offset before the change;
  *   <li>plain conversion: {@code t - offset(t)};
  *   <li>fall-back correction: a <em>drop</em> is an entry whose time is more than
  *       {@value #DROP_MINUTES} minute before its predecessor's (in LSN order) at a repeated time; an
@@ -91,13 +93,17 @@ final class CommitTimes {
     return later < now && minutes(offset(t.plusMinutes(now - later))) == later;
   }
 
-  /** SQL Server's offset of local time {@code t}: the earlier one in an overlap, the later one in a gap. */
+  /**
+   * The offset that converts local time {@code t} to SQL Server's instant: the earlier one in an
+   * overlap; in a gap the one before it, as {@code AT TIME ZONE} moves a gap time forward by the
+   * gap with the offset after (the same instant).
+   */
   private ZoneOffset offset(LocalDateTime t) {
     List<ZoneOffset> valid = rules.getValidOffsets(t);
     if (!valid.isEmpty()) {
       return valid.get(0);
     }
-    return rules.getTransition(t).getOffsetAfter();
+    return rules.getTransition(t).getOffsetBefore();
   }
 
   private static int minutes(ZoneOffset o) {

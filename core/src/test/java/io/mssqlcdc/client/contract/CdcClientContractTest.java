@@ -433,9 +433,22 @@ public abstract class CdcClientContractTest {
     Tracked t = track("dst2");
     Lsn s1 = history.commitAt(t.table(), List.of(RowOp.insert(1, "a", "1.00")), java.time.LocalDateTime.parse("2026-03-08T01:59:00"));
     Lsn s2 = history.commitAt(t.table(), List.of(RowOp.insert(2, "b", "1.00")), java.time.LocalDateTime.parse("2026-03-08T03:01:00"));
+    // A local time the spring-forward skips (02:00-03:00 does not exist that day), as a server whose
+    // sourceTimeZone differs from its clock's can write: AT TIME ZONE moves it forward with the later
+    // offset (02:30 -> 03:30 EDT = 07:30 UTC), not 02:30 EDT = 06:30 UTC.
+    Lsn gap = history.commitAt(t.table(), List.of(RowOp.insert(3, "g", "1.00")), java.time.LocalDateTime.parse("2026-03-08T02:30:00"));
     CdcClient ny = history.clientWithClock("America/New_York");
     assertThat(ny.commitTime(s1)).contains(Instant.parse("2026-03-08T06:59:00Z"));
     assertThat(ny.commitTime(s2)).contains(Instant.parse("2026-03-08T07:01:00Z"));
+    assertThat(ny.commitTime(gap)).contains(Instant.parse("2026-03-08T07:30:00Z"));
+    List<Instant> spring = new ArrayList<>();
+    try (ChangeCursor c = ny.changes(new ChangeQuery(t.ci(), s1, gap, COLUMNS, true, 100))) {
+      while (c.next()) {
+        spring.add(c.commitTime());
+      }
+    }
+    assertThat(spring).containsExactly(Instant.parse("2026-03-08T06:59:00Z"), Instant.parse("2026-03-08T07:01:00Z"),
+        Instant.parse("2026-03-08T07:30:00Z"));
 
     List<Lsn> b = new ArrayList<>();
     String[] local = {"2026-10-25T02:30:00", "2026-10-25T02:59:00", "2026-10-25T02:01:00", "2026-10-25T02:30:00"};
