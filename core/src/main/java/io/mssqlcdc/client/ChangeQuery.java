@@ -18,12 +18,21 @@ import java.util.List;
  *     lack it need {@code false}; then {@link ChangeCursor#commandId()} is 0)
  * @param fetchSize rows per round trip to the server (a hint; memory never depends on the
  *     range size)
+ * @param commitTimes whether to read each row's commit time; {@code false} for a reader that
+ *     only collects keys (reconcile's unread changes): no join with {@code cdc.lsn_time_mapping},
+ *     no conversion per row, {@link ChangeCursor#commitTime()} null
  */
 public record ChangeQuery(
-    String captureInstance, Lsn from, Lsn to, List<String> columns, boolean includeCommandId, int fetchSize)
-    implements Serializable {
+    String captureInstance, Lsn from, Lsn to, List<String> columns, boolean includeCommandId, int fetchSize,
+    boolean commitTimes) implements Serializable {
 
   public ChangeQuery {
     columns = List.copyOf(columns);
+  }
+
+  /** A query that reads commit times. */
+  public ChangeQuery(String captureInstance, Lsn from, Lsn to, List<String> columns, boolean includeCommandId,
+      int fetchSize) {
+    this(captureInstance, from, to, columns, includeCommandId, fetchSize, true);
   }
 }

@@ -278,7 +278,8 @@ public final class FakeCdcClient implements CdcClient {
     List<Instant> commitTimes = new ArrayList<>(segs.size());
     for (SegmentRef s : segs) {
       int k = c.firstAtOrAfter(s.commitLsn());
-      commitTimes.add(k < c.mapping.size() && c.mapping.get(k).lsn().equals(s.commitLsn()) ? utc(c, k) : null);
+      commitTimes.add(query.commitTimes() && k < c.mapping.size() && c.mapping.get(k).lsn().equals(s.commitLsn())
+          ? utc(c, k) : null);
     }
     return new FakeChangeCursor(store, segs, commitTimes, query.columns(), query.includeCommandId());
   }

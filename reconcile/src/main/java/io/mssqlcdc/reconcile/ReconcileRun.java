@@ -778,8 +778,10 @@ final class ReconcileRun {
       if (!keys.stream().allMatch(k -> capturedHere.contains(k.toLowerCase(Locale.ROOT)))) {
         continue;
       }
-      try (ChangeCursor cur = client.changes(new ChangeQuery(ci.name(), start, upper, keys, false,
-          reader.fetchSize()))) {
+      // Keys only: no commit time per row (no mapping join), and __$command_id in the ORDER BY, so the
+      // read follows the change table's clustered index instead of sorting a lagging stream's range.
+      try (ChangeCursor cur = client.changes(new ChangeQuery(ci.name(), start, upper, keys,
+          reader.includeCommandId(), reader.fetchSize(), false))) {
         while (cur.next()) {
           List<Object> k = new ArrayList<>();
           for (int i = 0; i < keys.size(); i++) {

@@ -278,7 +278,10 @@ final class Answers {
     }
     CaptureInstance instance = requireChangeTable(ci);
     int utcParams = params.size() - 2;
-    UtcExpression utc = UtcExpression.parse(m.group("utc"), params.subList(0, utcParams));
+    if ((m.group("utc") == null) != (m.group("join") == null)) {
+      throw new IllegalArgumentException("a commit time needs the mapping join, and the join a commit time: " + m.group());
+    }
+    UtcExpression utc = m.group("utc") == null ? null : UtcExpression.parse(m.group("utc"), params.subList(0, utcParams));
     Lsn from = lsn(params.get(utcParams));
     Lsn to = lsn(params.get(utcParams + 1));
     List<CapturedColumn> captured = db.client().capturedColumns(instance.name());
@@ -302,10 +305,13 @@ final class Answers {
       public Object[] next() {
         while (cursor.next()) {
           Lsn start = cursor.startLsn();
-          String ts = times.computeIfAbsent(start, l -> db.entry(l)
-              .map(e -> SqlValues.style126(utc.toUtc(e.tranEndTime(), e.lsn()))).orElse(null));
-          if (ts == null) {
-            continue; // the inner join with cdc.lsn_time_mapping drops rows without an entry
+          String ts = null;
+          if (utc != null) {
+            ts = times.computeIfAbsent(start, l -> db.entry(l)
+                .map(e -> SqlValues.style126(utc.toUtc(e.tranEndTime(), e.lsn()))).orElse(null));
+            if (ts == null) {
+              continue; // the inner join with cdc.lsn_time_mapping drops rows without an entry
+            }
           }
           Object[] r = new Object[5 + names.size()];
           r[0] = start.hex();

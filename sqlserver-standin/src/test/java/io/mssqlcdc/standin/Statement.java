@@ -48,10 +48,12 @@ public enum Statement {
    */
   CHANGES(Pattern.compile(q("SELECT CONVERT(varchar(22), c.[__$start_lsn], 1) AS _start_lsn,"
       + " CONVERT(varchar(22), c.[__$seqval], 1) AS _seqval, c.[__$operation] AS _operation, ")
-      + "(?<cmd>" + q("c.[__$command_id]") + "|0)" + q(" AS _command_id, CONVERT(varchar(23), ") + "(?<utc>.+)"
-      + q(", 126) AS _commit_ts") + "(?<cols>(?:, c\\." + Placeholders.ID + ")*)"
-      + q(" FROM cdc.[") + "(?<ci>(?:[^\\]]|\\]\\])+?)" + q("_CT] c JOIN cdc.lsn_time_mapping m ON m.start_lsn = c.[__$start_lsn]"
-      + " WHERE c.[__$start_lsn] BETWEEN CONVERT(binary(10), ?, 1) AND CONVERT(binary(10), ?, 1) ORDER BY c.[__$start_lsn]")
+      + "(?<cmd>" + q("c.[__$command_id]") + "|0)" + q(" AS _command_id, ")
+      + "(?:" + q("CONVERT(varchar(23), ") + "(?<utc>.+)" + q(", 126)") + "|" + q("CAST(NULL AS varchar(23))") + ")"
+      + q(" AS _commit_ts") + "(?<cols>(?:, c\\." + Placeholders.ID + ")*)"
+      + q(" FROM cdc.[") + "(?<ci>(?:[^\\]]|\\]\\])+?)" + q("_CT] c")
+      + "(?<join>" + q(" JOIN cdc.lsn_time_mapping m ON m.start_lsn = c.[__$start_lsn]") + ")?" + q(
+      " WHERE c.[__$start_lsn] BETWEEN CONVERT(binary(10), ?, 1) AND CONVERT(binary(10), ?, 1) ORDER BY c.[__$start_lsn]")
       + "(?<order>" + q(", c.[__$command_id]") + ")?" + q(", c.[__$seqval], c.[__$operation]"))),
   PERMISSION_PROBE(exact(CdcSql.PERMISSION_PROBE)),
   /** Q29: parameter {@code cdc.[<ci>_CT]}. */

@@ -236,23 +236,31 @@ public final class CdcSql {
    *
    * @param columns captured columns to select, in order (already limited to captured ones)
    * @param includeCommandId false for change tables without {@code __$command_id}
+   * @param utc the commit time's UTC expression of {@code m.tran_end_time}; null reads no commit
+   *     time ({@code NULL}) and joins no mapping: a reader that only collects keys
    */
   public static SqlText changes(
       String captureInstance, List<String> columns, boolean includeCommandId, SqlText utc, String fromHex, String toHex) {
     StringBuilder sb = new StringBuilder("SELECT CONVERT(varchar(22), c.[__$start_lsn], 1) AS _start_lsn,"
         + " CONVERT(varchar(22), c.[__$seqval], 1) AS _seqval, c.[__$operation] AS _operation, ");
-    sb.append(includeCommandId ? "c.[__$command_id]" : "0").append(" AS _command_id, CONVERT(varchar(23), ");
+    sb.append(includeCommandId ? "c.[__$command_id]" : "0").append(" AS _command_id, ");
+    if (utc != null) {
+      sb.append("CONVERT(varchar(23), ");
+    }
     String head = sb.toString();
-    StringBuilder tail = new StringBuilder(", 126) AS _commit_ts");
+    StringBuilder tail = new StringBuilder(utc != null ? ", 126) AS _commit_ts" : "CAST(NULL AS varchar(23)) AS _commit_ts");
     for (String column : columns) {
       tail.append(", c.").append(Identifiers.quote(column));
     }
-    tail.append(" FROM ").append(changeTable(captureInstance)).append(" c")
-        .append(" JOIN cdc.lsn_time_mapping m ON m.start_lsn = c.[__$start_lsn]")
-        .append(" WHERE c.[__$start_lsn] BETWEEN CONVERT(binary(10), ?, 1) AND CONVERT(binary(10), ?, 1)")
+    tail.append(" FROM ").append(changeTable(captureInstance)).append(" c");
+    if (utc != null) {
+      tail.append(" JOIN cdc.lsn_time_mapping m ON m.start_lsn = c.[__$start_lsn]");
+    }
+    tail.append(" WHERE c.[__$start_lsn] BETWEEN CONVERT(binary(10), ?, 1) AND CONVERT(binary(10), ?, 1)")
         .append(" ORDER BY c.[__$start_lsn]").append(includeCommandId ? ", c.[__$command_id]" : "")
         .append(", c.[__$seqval], c.[__$operation]");
-    return SqlText.of(head).then("", utc).then("", SqlText.of(tail.toString(), fromHex, toHex));
+    SqlText start = utc != null ? SqlText.of(head).then("", utc) : SqlText.of(head);
+    return start.then("", SqlText.of(tail.toString(), fromHex, toHex));
   }
 
   /**

@@ -395,7 +395,7 @@ public final class SqlCdcClient implements CdcClient {
       }
       positions[i] = at;
     }
-    SqlText utc = utcExpression(query.from(), query.to());
+    SqlText utc = query.commitTimes() ? utcExpression(query.from(), query.to()) : null;
     SqlText bound = CdcSql.changes(ci, selected, query.includeCommandId(), utc, query.from().hex(), query.to().hex());
     return changeTableCall(ci, "change rows of " + ci, query.includeCommandId(), () -> {
       resetLockTimeout();

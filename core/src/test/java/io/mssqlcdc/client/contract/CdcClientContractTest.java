@@ -200,6 +200,25 @@ public abstract class CdcClientContractTest {
     assertThat(rows.get(4).seqval()).isGreaterThan(before.seqval());
   }
 
+  /** A keys-only read (reconcile's unread changes): the same rows in the same order, no commit times. */
+  @Test
+  void changesWithoutCommitTimesAreTheSameRowsWithoutTimes() {
+    Tracked t = track("keysonly");
+    Lsn l1 = history.commit(t.table(), List.of(RowOp.insert(1, "a", "1.00"), RowOp.insert(2, "b", "2.00")));
+    Lsn l2 = history.commit(t.table(), List.of(RowOp.update(1, "a2", "1.50"), RowOp.delete(2)));
+    List<Change> full = read(t.ci(), l1, l2);
+    List<Change> keys = new ArrayList<>();
+    try (ChangeCursor c = client.changes(new ChangeQuery(t.ci(), l1, l2, List.of("id"), true, 1000, false))) {
+      while (c.next()) {
+        keys.add(new Change(c.startLsn(), c.seqval(), c.operation(), c.commandId(), c.commitTime(),
+            (Integer) c.value(0), null, null));
+      }
+    }
+    assertThat(keys).extracting(Change::commitTime).containsOnlyNulls().hasSize(full.size());
+    assertThat(keys).isEqualTo(full.stream().map(f -> new Change(f.startLsn(), f.seqval(), f.operation(),
+        f.commandId(), null, f.id(), null, null)).toList());
+  }
+
   @Test
   void changesBoundsAreInclusive() {
     Tracked t = track("bounds");

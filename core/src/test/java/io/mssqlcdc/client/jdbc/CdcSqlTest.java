@@ -99,6 +99,20 @@ class CdcSqlTest {
     assertThat(q.params()).containsExactly(L1, L2);
   }
 
+  /** Reconcile's unread keys: no mapping join, no conversion, ordered by the change table's clustered key. */
+  @Test
+  void changesWithoutCommitTimesJoinNothingAndFollowTheClusteredKey() {
+    SqlText q = CdcSql.changes("dbo_orders", List.of("order_id"), true, null, L1, L2);
+    assertThat(q.sql()).isEqualTo(
+        "SELECT CONVERT(varchar(22), c.[__$start_lsn], 1) AS _start_lsn,"
+            + " CONVERT(varchar(22), c.[__$seqval], 1) AS _seqval, c.[__$operation] AS _operation,"
+            + " c.[__$command_id] AS _command_id, CAST(NULL AS varchar(23)) AS _commit_ts,"
+            + " c.[order_id] FROM cdc.[dbo_orders_CT] c"
+            + " WHERE c.[__$start_lsn] BETWEEN CONVERT(binary(10), ?, 1) AND CONVERT(binary(10), ?, 1)"
+            + " ORDER BY c.[__$start_lsn], c.[__$command_id], c.[__$seqval], c.[__$operation]");
+    assertThat(q.params()).containsExactly(L1, L2);
+  }
+
   @Test
   void changesWithoutCommandIdNeitherSelectNorOrderByIt() {
     SqlText q = CdcSql.changes("dbo_orders", List.of(), false,
