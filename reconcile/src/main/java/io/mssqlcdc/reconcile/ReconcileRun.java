@@ -15,18 +15,14 @@ import static org.apache.spark.sql.functions.sha2;
 import static org.apache.spark.sql.functions.struct;
 import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.to_json;
-import static org.apache.spark.sql.functions.unhex;
 import static org.apache.spark.sql.functions.when;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.mssqlcdc.client.CaptureInstance;
 import io.mssqlcdc.client.CdcClient;
 import io.mssqlcdc.client.CdcClients;
-import io.mssqlcdc.client.ChangeCursor;
-import io.mssqlcdc.client.ChangeQuery;
 import io.mssqlcdc.client.KeyBucket;
 import io.mssqlcdc.client.KeyRange;
 import io.mssqlcdc.client.SourceTable;
@@ -50,12 +46,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -67,7 +61,6 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DateType;
 import org.apache.spark.sql.types.IntegerType;
 import org.apache.spark.sql.types.LongType;
@@ -102,8 +95,6 @@ final class ReconcileRun {
   private final List<String> givenKeys;
   private final long bucketRows;
   private final double sample;
-  /** The most key ranges a whole-table MISMATCH reads beyond the sample's share (issue 26 item 6). */
-  static final int MISMATCH_RANGES = 10;
   private final long seed;
   private final Consumer<Reconcile.Step> steps;
 
@@ -118,6 +109,8 @@ final class ReconcileRun {
   private Kind kind;
   private StructType silverSchema;
   private StructType bronzeSchema;
+  private InFlightKeys inFlight;
+  private final Sampling sampling;
 
   ReconcileRun(SparkSession spark, Map<String, String> rawOptions, CdcReaderOptions reader, TableRef silverRef,
       String silverName, TableRef bronzeRef, String bronzeName, TableRef controlRef, TableRef factsRef,
@@ -138,6 +131,7 @@ final class ReconcileRun {
     this.sample = sample;
     this.seed = seed;
     this.steps = steps;
+    this.sampling = new Sampling(sample, seed);
   }
 
   ReconcileResult run() {
@@ -149,6 +143,7 @@ final class ReconcileRun {
     try (CdcClient client = CdcClients.open(reader)) {
       SourceTable source = client.sourceTable(reader.captureInstance());
       resolveColumns(client, source);
+      inFlight = new InFlightKeys(spark, bronzeRef, bronzeSchema, reader, keys, keyTypes);
       // §17 step 4: silver's position before its version
       silverLsn = appliedLsn();
       silverVersion = DeltaTables.version(spark, silverRef);
@@ -272,7 +267,7 @@ final class ReconcileRun {
     }
   }
 
-  private static StructField find(List<StructField> fields, String name) {
+  static StructField find(List<StructField> fields, String name) {
     for (StructField f : fields) {
       if (f.name().equals(name)) {
         return f;
@@ -286,11 +281,11 @@ final class ReconcileRun {
     return null;
   }
 
-  private static StructField find(StructType s, String name) {
+  static StructField find(StructType s, String name) {
     return find(List.of(s.fields()), name);
   }
 
-  private static Column c(String name) {
+  static Column c(String name) {
     return col(DeltaTables.quote(name));
   }
 
@@ -358,12 +353,12 @@ final class ReconcileRun {
     steps.accept(Reconcile.Step.SOURCE_COUNTED);
     // pin bronze after the count: keys it changed after the lower LSN, or that the change table holds
     // beyond bronze's position, are in flight
-    Dataset<Row> bronze = pinnedBronze();
+    Dataset<Row> bronze = inFlight.pinnedBronze();
     String bronzeO = ordinalSql(find(bronzeSchema, key).name());
     Set<Long> moved = new HashSet<>();
     boolean anyMoved = false;
     nullMoved = false;
-    for (Row r : changedInBronze(bronze, lower).select(expr(fineSql(bronzeO, w))).distinct().collectAsList()) {
+    for (Row r : inFlight.changedInBronze(bronze, lower).select(expr(fineSql(bronzeO, w))).distinct().collectAsList()) {
       anyMoved = true;
       if (r.isNullAt(0)) {
         nullMoved = true;
@@ -371,8 +366,8 @@ final class ReconcileRun {
         moved.add(r.getLong(0));
       }
     }
-    Lsn position = bronzePosition(bronze, lower);
-    for (List<Object> k : unread(client, position)) {
+    Lsn position = inFlight.bronzePosition(bronze, lower);
+    for (List<Object> k : inFlight.unread(client, position)) {
       anyMoved = true;
       if (k.get(0) == null) {
         nullMoved = true;
@@ -398,7 +393,7 @@ final class ReconcileRun {
       }
     }
     List<Integer> chosen = new ArrayList<>(mismatched);
-    chosen.addAll(sampled(matched));
+    chosen.addAll(sampling.sampled(matched));
     Collections.sort(chosen);
     boolean nullChosen = nullBucket && nullStatus == Status.MISMATCH;
     Set<Integer> hashed = new HashSet<>(chosen);
@@ -504,8 +499,8 @@ final class ReconcileRun {
     long sourceRows = client.countRows(source.table());
     long silverRows = silver.count();
     steps.accept(Reconcile.Step.SOURCE_COUNTED);
-    Dataset<Row> bronze = pinnedBronze();
-    boolean moved = !changedInBronze(bronze, lower).isEmpty() || !unread(client, bronzePosition(bronze, lower)).isEmpty();
+    Dataset<Row> bronze = inFlight.pinnedBronze();
+    boolean moved = !inFlight.changedInBronze(bronze, lower).isEmpty() || !inFlight.unread(client, inFlight.bronzePosition(bronze, lower)).isEmpty();
     Status status = Status.of(sourceRows, null, silverRows, null, moved);
     // key ranges for tier 2
     List<KeyRange> ranges = new ArrayList<>();
@@ -530,14 +525,14 @@ final class ReconcileRun {
     for (int i = 0; i < ranges.size(); i++) {
       all.add(i);
     }
-    // the count cannot say which range differs: a MISMATCH reads every range up to MISMATCH_RANGES (a seeded
+    // the count cannot say which range differs: a MISMATCH reads every range up to Sampling.MISMATCH_RANGES (a seeded
     // choice beyond), a MATCH the sample; sample 0 reads none (as the reference)
-    List<Integer> chosen = status == Status.MISMATCH ? mismatchRanges(all) : sampled(all);
+    List<Integer> chosen = status == Status.MISMATCH ? sampling.mismatchRanges(all) : sampling.sampled(all);
     if (status == Status.MISMATCH && chosen.size() < all.size()) {
       LOG.warn("reconcile of {}: the whole-table counts differ (source {}, silver {}); {} of its {} key ranges of"
           + " about {} rows are compared row by row (sample={}, at most {} on a mismatch), the differences may lie"
           + " in the {} others: rerun with sample(1.0) to compare them all", silverName, sourceRows, silverRows,
-          chosen.size(), all.size(), bucketRows, sample, MISMATCH_RANGES, all.size() - chosen.size());
+          chosen.size(), all.size(), bucketRows, sample, Sampling.MISMATCH_RANGES, all.size() - chosen.size());
     }
     report.add(bucketRow(m, null, null, sourceRows, null, silverRows, null, status, !chosen.isEmpty()));
     int[] counts = {1, status == Status.MATCH ? 1 : 0, status == Status.IN_FLIGHT ? 1 : 0,
@@ -574,39 +569,6 @@ final class ReconcileRun {
     ArrayNode a = F.arrayNode();
     key.forEach(v -> a.add(KeyJson.value(v)));
     return a;
-  }
-
-  /**
-   * The key ranges a whole-table MISMATCH (any key but one integer or date column) reads: every
-   * range up to {@value #MISMATCH_RANGES}, beyond that the sample's share but at least
-   * {@value #MISMATCH_RANGES}, chosen by the seeded RNG; none when {@code sample} is 0.
-   */
-  private List<Integer> mismatchRanges(List<Integer> all) {
-    if (sample <= 0) {
-      return List.of();
-    }
-    if (all.size() <= MISMATCH_RANGES) {
-      return all;
-    }
-    int n = (int) Math.max(MISMATCH_RANGES, Math.ceil(sample * all.size()));
-    List<Integer> copy = new ArrayList<>(all);
-    Collections.shuffle(copy, new Random(seed));
-    List<Integer> out = new ArrayList<>(copy.subList(0, Math.min(n, all.size())));
-    Collections.sort(out);
-    return out;
-  }
-
-  /** {@code ceil(sample * n)} of {@code candidates} chosen by the seeded RNG (none when sample is 0). */
-  private List<Integer> sampled(List<Integer> candidates) {
-    if (sample <= 0 || candidates.isEmpty()) {
-      return List.of();
-    }
-    int n = (int) Math.min(candidates.size(), Math.ceil(sample * candidates.size()));
-    List<Integer> copy = new ArrayList<>(candidates);
-    Collections.shuffle(copy, new Random(seed));
-    List<Integer> out = new ArrayList<>(copy.subList(0, n));
-    Collections.sort(out);
-    return out;
   }
 
   // ---- the tier 2 comparison -------------------------------------------------------------------
@@ -682,9 +644,9 @@ final class ReconcileRun {
     sel.add(col("t_lsn"));
     Dataset<Row> diff = j.select(sel.toArray(Column[]::new)).where(col("type").isNotNull()).localCheckpoint();
     // keys in flight, with bronze pinned after the source read
-    Dataset<Row> bronze = pinnedBronze();
+    Dataset<Row> bronze = inFlight.pinnedBronze();
     Lsn lower = Lsn.min(readLsn, e);
-    Dataset<Row> moved = movedKeys(client, bronze, lower);
+    Dataset<Row> moved = inFlight.movedKeys(client, bronze, lower);
     Column mOn = lit(true);
     for (int x = 0; x < keys.size(); x++) {
       mOn = mOn.and(diff.col("k" + x).eqNullSafe(moved.col("m" + x)));
@@ -722,109 +684,6 @@ final class ReconcileRun {
       }
     }
     throw new IllegalStateException(name);
-  }
-
-  // ---- in flight ----------------------------------------------------------------------------------
-
-  private Dataset<Row> pinnedBronze() {
-    return DeltaTables.readVersion(spark, bronzeRef, DeltaTables.version(spark, bronzeRef));
-  }
-
-  /** Bronze's change rows (op != 0) after {@code lower}, any capture instance. */
-  private Dataset<Row> changedInBronze(Dataset<Row> bronze, Lsn lower) {
-    return bronze.where(c(find(bronzeSchema, CdcColumns.OPERATION).name()).notEqual(0)
-        .and(c(find(bronzeSchema, CdcColumns.START_LSN).name()).gt(lit(lower.hex()))));
-  }
-
-  /**
-   * How far bronze holds the change table (§33 O5): the greatest, over rows after {@code lower}, of
-   * a chunk row's {@code _snapshot} and a change row's {@code _start_lsn}; at least {@code lower}.
-   */
-  private Lsn bronzePosition(Dataset<Row> bronze, Lsn lower) {
-    Column lsn = c(find(bronzeSchema, CdcColumns.START_LSN).name());
-    Column op = c(find(bronzeSchema, CdcColumns.OPERATION).name());
-    StructField chunk = find(bronzeSchema, CdcColumns.CHUNK);
-    StructField snap = find(bronzeSchema, CdcColumns.SNAPSHOT);
-    Column chunkPos = chunk != null && snap != null ? when(c(chunk.name()).isNotNull(), c(snap.name())) : lit(null);
-    Row r = bronze.where(lsn.gt(lit(lower.hex()))).agg(max(when(op.notEqual(0), lsn)), max(chunkPos.cast("string")))
-        .first();
-    Lsn p = lower;
-    for (int i = 0; i < 2; i++) {
-      if (!r.isNullAt(i)) {
-        p = Lsn.max(p, Lsn.parse(r.getString(i)));
-      }
-    }
-    return p;
-  }
-
-  /**
-   * The keys of the change table's rows in {@code (position, max_lsn]}, read per capture instance of
-   * the table (on the key columns only): changes the stream has not written to bronze yet.
-   */
-  private List<List<Object>> unread(CdcClient client, Lsn position) {
-    Lsn upper = client.maxLsn().orElse(Lsn.ZERO);
-    List<List<Object>> out = new ArrayList<>();
-    if (upper.compareTo(position) <= 0) {
-      return out;
-    }
-    Lsn from = client.incrementLsn(position);
-    for (CaptureInstance ci : client.captureInstances(reader.captureInstance())) {
-      Lsn start = Lsn.max(from, client.minLsn(ci.name()));
-      if (start.compareTo(upper) > 0) {
-        continue;
-      }
-      Set<String> capturedHere = new HashSet<>();
-      client.capturedColumns(ci.name()).forEach(cc -> capturedHere.add(cc.name().toLowerCase(Locale.ROOT)));
-      if (!keys.stream().allMatch(k -> capturedHere.contains(k.toLowerCase(Locale.ROOT)))) {
-        continue;
-      }
-      // Keys only: no commit time per row (no mapping join), and __$command_id in the ORDER BY, so the
-      // read follows the change table's clustered index instead of sorting a lagging stream's range.
-      try (ChangeCursor cur = client.changes(new ChangeQuery(ci.name(), start, upper, keys,
-          reader.includeCommandId(), reader.fetchSize(), false))) {
-        while (cur.next()) {
-          List<Object> k = new ArrayList<>();
-          for (int i = 0; i < keys.size(); i++) {
-            k.add(cur.value(i));
-          }
-          out.add(k);
-        }
-      }
-    }
-    return out;
-  }
-
-  /** The keys in flight after {@code lower}: bronze's changes and the change table's unread rows, as columns m0.., m_flag. */
-  private Dataset<Row> movedKeys(CdcClient client, Dataset<Row> bronze, Lsn lower) {
-    List<Column> fromBronze = new ArrayList<>();
-    for (int x = 0; x < keys.size(); x++) {
-      fromBronze.add(c(find(bronzeSchema, keys.get(x)).name()).cast(keyTypes.get(x)).as("m" + x));
-    }
-    Dataset<Row> b = changedInBronze(bronze, lower).select(fromBronze.toArray(Column[]::new));
-    List<List<Object>> unread = unread(client, bronzePosition(bronze, lower));
-    if (!unread.isEmpty()) {
-      StructType text = new StructType();
-      for (int x = 0; x < keys.size(); x++) {
-        text = text.add("u" + x, DataTypes.StringType);
-      }
-      List<Row> rows = new ArrayList<>();
-      for (List<Object> k : unread) {
-        Object[] v = new Object[k.size()];
-        for (int x = 0; x < v.length; x++) {
-          Object o = k.get(x);
-          v[x] = o == null ? null : o instanceof byte[] bytes ? HexFormat.of().formatHex(bytes) : o.toString();
-        }
-        rows.add(RowFactory.create(v));
-      }
-      List<Column> typed = new ArrayList<>();
-      for (int x = 0; x < keys.size(); x++) {
-        DataType t = keyTypes.get(x);
-        Column u = col("u" + x);
-        typed.add((t.equals(DataTypes.BinaryType) ? unhex(u) : u.cast(t)).as("m" + x));
-      }
-      b = b.unionByName(spark.createDataFrame(rows, text).select(typed.toArray(Column[]::new)));
-    }
-    return b.distinct().withColumn("m_flag", lit(true));
   }
 
   // ---- chunk checks --------------------------------------------------------------------------------
@@ -865,7 +724,7 @@ final class ReconcileRun {
     StructField chunkCol = find(bronzeSchema, CdcColumns.CHUNK);
     StructField snapCol = find(bronzeSchema, CdcColumns.SNAPSHOT);
     if (chunkCol != null && snapCol != null) {
-      Dataset<Row> bronze = pinnedBronze();
+      Dataset<Row> bronze = inFlight.pinnedBronze();
       for (Row r : bronze.where(c(find(bronzeSchema, CdcColumns.OPERATION).name()).equalTo(0)
               .and(c(snapCol.name()).equalTo(s)).and(c(chunkCol.name()).isNotNull()))
           .groupBy(c(chunkCol.name())).agg(count(lit(1)), min(c(find(bronzeSchema, CdcColumns.START_LSN).name())))

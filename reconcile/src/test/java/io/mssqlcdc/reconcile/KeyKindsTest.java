@@ -85,6 +85,6 @@ class KeyKindsTest {
     assertThat(none.hashed()).isZero();
     assertThat(ReconcileFixture.keyRows(none)).isEmpty();
     ReconcileResult capped = f.reconcile().silver(silver).bucketRows(1).sample(0.01).run();
-    assertThat(capped.hashed()).isEqualTo(ReconcileRun.MISMATCH_RANGES);
+    assertThat(capped.hashed()).isEqualTo(Sampling.MISMATCH_RANGES);
   }
 }
