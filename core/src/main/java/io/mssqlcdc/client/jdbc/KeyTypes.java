@@ -48,12 +48,12 @@ final class KeyTypes {
    * The column of {@code table} that {@code name} names (exactly, else ignoring case, as
    * {@link ColumnNames} says; SQL Server's default collation ignores case in names too), or null.
    */
-  static SqlCdcClient.ColumnInfo column(String name, List<SqlCdcClient.ColumnInfo> columns) {
-    int i = ColumnNames.indexOf(name, columns.stream().map(SqlCdcClient.ColumnInfo::name).toList());
+  static SourceTableReads.ColumnInfo column(String name, List<SourceTableReads.ColumnInfo> columns) {
+    int i = ColumnNames.indexOf(name, columns.stream().map(SourceTableReads.ColumnInfo::name).toList());
     return i < 0 ? null : columns.get(i);
   }
 
-  static List<KeyPredicates.Key> keys(TableRef table, List<String> names, List<SqlCdcClient.ColumnInfo> columns, boolean needBounds) {
+  static List<KeyPredicates.Key> keys(TableRef table, List<String> names, List<SourceTableReads.ColumnInfo> columns, boolean needBounds) {
     return keys(table, names, columns, needBounds, SNAPSHOT);
   }
 
@@ -62,16 +62,16 @@ final class KeyTypes {
    *
    * @param needBounds whether bounds will be bound (then every key must be bindable)
    */
-  static List<KeyPredicates.Key> keys(TableRef table, List<String> names, List<SqlCdcClient.ColumnInfo> columns,
+  static List<KeyPredicates.Key> keys(TableRef table, List<String> names, List<SourceTableReads.ColumnInfo> columns,
       boolean needBounds, Failure failure) {
     List<KeyPredicates.Key> keys = new ArrayList<>();
     for (int i = 0; i < names.size(); i++) {
       String name = names.get(i);
-      SqlCdcClient.ColumnInfo c = column(name, columns);
+      SourceTableReads.ColumnInfo c = column(name, columns);
       if (c == null) {
         throw failure.fail(table.toString(), names, failure == SNAPSHOT
             ? "the table has no column " + name + " now"
-            : CdcErrors.noSuchColumn(name, columns.stream().map(SqlCdcClient.ColumnInfo::name).toList()));
+            : CdcErrors.noSuchColumn(name, columns.stream().map(SourceTableReads.ColumnInfo::name).toList()));
       }
       String type = bindable(c.type());
       String unbindable = KeyColumns.unbindable(c.name(), c.type(), i == names.size() - 1);

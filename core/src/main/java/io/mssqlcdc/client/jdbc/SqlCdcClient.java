@@ -9,7 +9,6 @@ import io.mssqlcdc.client.ChangeQuery;
 import io.mssqlcdc.client.ColumnNames;
 import io.mssqlcdc.client.DdlEvent;
 import io.mssqlcdc.client.KeyBucket;
-import io.mssqlcdc.client.KeyColumns;
 import io.mssqlcdc.client.KeyRange;
 import io.mssqlcdc.client.RowCursor;
 import io.mssqlcdc.client.SourceTable;
@@ -26,7 +25,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -62,17 +60,19 @@ public final class SqlCdcClient implements CdcClient {
     Connection open() throws SQLException;
   }
 
-  private final ConnectionFactory factory;
-  private final DriverRetry retry;
+  /** The connection, its session settings and the statement retries. */
+  private final JdbcSession session;
+  /** What a failed change-table read means (a missing grant, no {@code __$command_id}), probed. */
+  private final ChangeTableFailures failures;
+  /** The source table's statements (columns, snapshot reads, key planning). */
+  private final SourceTableReads tables;
   private final String configuredZone;
   private final long lockTimeoutMs;
   private final TableQuery.Isolation isolation;
   /** Captured column names per instance (fixed for an instance's lifetime: CDC refuses renames). */
   private final Map<String, List<String>> capturedNames = new HashMap<>();
-  private Connection connection;
   private ServerClock clock;
   private TableRef resolvedTable;
-  private String sessionPrefix;
   /** The login's key for {@link WaitStatsRefusals}; null: this client alone remembers a refusal. */
   private String login;
   private volatile boolean waitStatsRefused;
@@ -87,11 +87,12 @@ public final class SqlCdcClient implements CdcClient {
    */
   public SqlCdcClient(ConnectionFactory factory, String sourceTimeZone, long lockTimeoutMs,
       TableQuery.Isolation isolation, DriverRetry retry) {
-    this.factory = factory;
+    this.session = new JdbcSession(factory, retry);
+    this.failures = new ChangeTableFailures(session, this::translate);
     this.isolation = isolation;
     this.configuredZone = sourceTimeZone == null ? "auto" : sourceTimeZone.strip();
     this.lockTimeoutMs = CdcSql.lockTimeout(lockTimeoutMs);
-    this.retry = retry;
+    this.tables = new SourceTableReads(this, session, isolation, this.lockTimeoutMs);
     if (!configuredZone.equalsIgnoreCase("auto")) {
       this.clock = ServerClock.parse(configuredZone);
     }
@@ -257,7 +258,7 @@ public final class SqlCdcClient implements CdcClient {
   private Optional<List<CaptureInstance>> helpTable(TableRef t) {
     SqlText q = SqlText.of(CdcSql.HELP_TABLE, t.schema(), t.table());
     try {
-      return Optional.of(retry.run("sys.sp_cdc_help_change_data_capture for " + t, () -> helpRows(q), this::reset));
+      return Optional.of(session.run("sys.sp_cdc_help_change_data_capture for " + t, () -> helpRows(q)));
     } catch (SQLException e) {
       return Optional.empty();
     }
@@ -268,7 +269,7 @@ public final class SqlCdcClient implements CdcClient {
   }
 
   private List<CaptureInstance> helpRows(SqlText q) throws SQLException {
-    try (PreparedStatement ps = prepare(q); ResultSet rs = firstResultSet(ps)) {
+    try (PreparedStatement ps = session.prepare(q); ResultSet rs = JdbcSession.firstResultSet(ps)) {
       List<CaptureInstance> out = new ArrayList<>();
       while (rs != null && rs.next()) {
         byte[] start = rs.getBytes("start_lsn");
@@ -308,8 +309,8 @@ public final class SqlCdcClient implements CdcClient {
   }
 
   private List<Object[]> capturedColumnRows(String captureInstance) throws SQLException {
-    try (PreparedStatement ps = prepare(SqlText.of(CdcSql.CAPTURED_COLUMNS, captureInstance));
-        ResultSet rs = firstResultSet(ps)) {
+    try (PreparedStatement ps = session.prepare(SqlText.of(CdcSql.CAPTURED_COLUMNS, captureInstance));
+        ResultSet rs = JdbcSession.firstResultSet(ps)) {
       List<Object[]> out = new ArrayList<>();
       while (rs != null && rs.next()) {
         SqlServerType type = new SqlServerType(rs.getString("data_type"),
@@ -334,7 +335,7 @@ public final class SqlCdcClient implements CdcClient {
   public List<DdlEvent> ddlHistory(String captureInstance, Lsn after, Lsn to) {
     Identifiers.captureInstance(captureInstance);
     List<Object[]> raw = call("sys.sp_cdc_get_ddl_history", () -> {
-      try (PreparedStatement ps = prepare(SqlText.of(CdcSql.DDL_HISTORY, captureInstance)); ResultSet rs = firstResultSet(ps)) {
+      try (PreparedStatement ps = session.prepare(SqlText.of(CdcSql.DDL_HISTORY, captureInstance)); ResultSet rs = JdbcSession.firstResultSet(ps)) {
         List<Object[]> out = new ArrayList<>();
         while (rs != null && rs.next()) {
           out.add(new Object[] {Lsn.fromBytes(rs.getBytes("ddl_lsn")), rs.getString("ddl_command")});
@@ -398,8 +399,8 @@ public final class SqlCdcClient implements CdcClient {
     SqlText utc = query.commitTimes() ? utcExpression(query.from(), query.to()) : null;
     SqlText bound = CdcSql.changes(ci, selected, query.includeCommandId(), utc, query.from().hex(), query.to().hex());
     return changeTableCall(ci, "change rows of " + ci, query.includeCommandId(), () -> {
-      resetLockTimeout();
-      PreparedStatement ps = prepare(bound);
+      session.resetLockTimeout();
+      PreparedStatement ps = session.prepare(bound);
       ps.setFetchSize(query.fetchSize());
       try {
         return new JdbcChangeCursor(ps, ps.executeQuery(), positions, e -> translate("reading change rows of " + ci, e));
@@ -422,188 +423,47 @@ public final class SqlCdcClient implements CdcClient {
 
   @Override
   public List<TableColumn> tableColumns(TableRef table) {
-    List<TableColumn> out = new ArrayList<>();
-    for (ColumnInfo c : columnInfo(table)) {
-      out.add(new TableColumn(c.name, c.columnId, c.computed, c.collation));
-    }
-    return out;
-  }
-
-  /** A row of {@link CdcSql#TABLE_COLUMNS}. */
-  record ColumnInfo(String name, int columnId, boolean computed, String collation, SqlServerType type) {}
-
-  private List<ColumnInfo> columnInfo(TableRef table) {
-    Identifiers.name("schema", table.schema());
-    Identifiers.name("table", table.table());
-    List<ColumnInfo> out = call("sys.columns of " + table, () -> {
-      try (PreparedStatement ps = prepare(SqlText.of(CdcSql.TABLE_COLUMNS, table.schema(), table.table()));
-          ResultSet rs = ps.executeQuery()) {
-        List<ColumnInfo> cols = new ArrayList<>();
-        while (rs.next()) {
-          cols.add(new ColumnInfo(rs.getString(1), rs.getInt(2), rs.getBoolean(3), rs.getString(4),
-              KeyTypes.declared(rs.getString(5), rs.getInt(6), rs.getInt(7), rs.getInt(8))));
-        }
-        return cols;
-      }
-    });
-    if (out.isEmpty()) {
-      throw CdcErrors.tableNotFound(CdcSql.table(table));
-    }
-    return out;
+    return tables.tableColumns(table);
   }
 
   @Override
   public Optional<List<Object>> keyMinMax(TableRef table, String key, KeyRange range) {
-    List<KeyPredicates.Key> keys = KeyTypes.keys(table, List.of(key), columnInfo(table), !range.isAll());
-    SqlText q = CdcSql.keyMinMax(table, keys.get(0).name(), KeyPredicates.pieces(keys, range));
-    return call("MIN/MAX of " + table + "." + key, () -> {
-      applySession(isolation, lockTimeoutMs);
-      try (PreparedStatement ps = prepare(q); ResultSet rs = ps.executeQuery()) {
-        if (!rs.next()) {
-          return Optional.<List<Object>>empty();
-        }
-        JdbcValues.Reader[] r = JdbcValues.readers(rs.getMetaData(), 1);
-        Object lo = JdbcValues.read(rs, 1, r[0]);
-        Object hi = JdbcValues.read(rs, 2, r[1]);
-        return lo == null && hi == null ? Optional.<List<Object>>empty() : Optional.of(java.util.Arrays.asList(lo, hi));
-      }
-    });
+    return tables.keyMinMax(table, key, range);
   }
 
   @Override
   public List<List<Object>> keyTiles(TableRef table, List<String> keys, int n) {
-    if (n < 2) {
-      return List.of();
-    }
-    String q = CdcSql.keyTiles(table, keys, n);
-    return call("NTILE key tiles of " + table, () -> {
-      applySession(isolation, lockTimeoutMs);
-      try (Statement st = connection().createStatement(); ResultSet rs = st.executeQuery(q)) {
-        JdbcValues.Reader[] r = JdbcValues.readers(rs.getMetaData(), 1);
-        List<List<Object>> out = new ArrayList<>();
-        while (rs.next()) {
-          List<Object> bound = new ArrayList<>();
-          for (int i = 0; i < r.length; i++) {
-            bound.add(JdbcValues.read(rs, i + 1, r[i]));
-          }
-          out.add(java.util.Collections.unmodifiableList(bound));
-        }
-        return out;
-      }
-    });
+    return tables.keyTiles(table, keys, n);
   }
 
   @Override
   public RowCursor readTable(TableQuery query) {
-    List<KeyPredicates.Key> keys = query.range().isAll()
-        ? List.of()
-        : KeyTypes.keys(query.table(), query.keys(), columnInfo(query.table()), true);
-    SqlText q = CdcSql.readTable(query.table(), query.columns(), KeyPredicates.pieces(keys, query.range()));
-    return call("rows of " + query.table(), () -> {
-      applySession(query.isolation(), query.lockTimeoutMs());
-      PreparedStatement ps = prepare(q);
-      ps.setFetchSize(query.fetchSize());
-      try {
-        return new JdbcRowCursor(ps, ps.executeQuery(), e -> translate("reading " + query.table(), e));
-      } catch (SQLException e) {
-        ps.close();
-        throw e;
-      }
-    });
+    return tables.readTable(query);
   }
 
   @Override
   public long countRows(TableRef table) {
-    String q = CdcSql.countRows(table);
-    String n = callOr("COUNT_BIG(*) of " + table, () -> {
-      applySession(isolation, lockTimeoutMs);
-      return readRows(SqlText.of(q), 1).get(0)[0];
-    }, e -> missingTable(table, "COUNT_BIG(*) of " + table, e));
-    return Long.parseLong(n.strip());
+    return tables.countRows(table);
   }
 
-  /** Q25: the {@code rows} text of {@code sp_spaceused} (padded; no row: 0). */
   @Override
   public long rowEstimate(TableRef table) {
-    SqlText q = SqlText.of(CdcSql.ROW_ESTIMATE, CdcSql.table(table));
-    String rows = callOr("sp_spaceused of " + table, () -> {
-      try (PreparedStatement ps = prepare(q); ResultSet rs = firstResultSet(ps)) {
-        return rs != null && rs.next() ? rs.getString("rows") : null;
-      }
-    }, e -> missingTable(table, "sp_spaceused of " + table, e));
-    String digits = rows == null ? "" : rows.strip().replaceFirst("\\D.*$", "");
-    return digits.isEmpty() ? 0 : Long.parseLong(digits);
-  }
-
-  /** A table that does not exist (208, 15009) is the caller's to fix; other failures as usual. */
-  private RuntimeException missingTable(TableRef table, String what, SQLException e) {
-    return SqlServerErrors.classify(e) == SqlServerErrors.Kind.MISSING_OBJECT
-        ? CdcErrors.tableNotFound(CdcSql.table(table)) : translate(what, e);
+    return tables.rowEstimate(table);
   }
 
   @Override
   public List<KeyBucket> keyBuckets(TableRef table, String key, long width, KeyRange range) {
-    if (width < 1) {
-      throw new IllegalArgumentException("keyBuckets needs width >= 1, not " + width);
-    }
-    List<ColumnInfo> columns = columnInfo(table);
-    KeyTypes.Failure failure = (t, k, why) -> CdcErrors.keyColumnUnusable("Key buckets", t, k, why);
-    KeyPredicates.Key k = KeyTypes.keys(table, List.of(key), columns, false, failure).get(0);
-    ColumnInfo c = KeyTypes.column(key, columns);
-    KeyColumns.Ordinal kind = KeyColumns.ordinal(c.type())
-        .orElseThrow(() -> failure.fail(table.toString(), List.of(key), KeyColumns.notBucketable(c.name(), c.type())));
-    KeyColumns.checkBucketRange(kind, range);
-    SqlText q = CdcSql.keyBuckets(table, k.name(), kind, width, KeyPredicates.pieces(List.of(k), range));
-    return call("key buckets of " + table + "." + k.name(), () -> {
-      applySession(isolation, lockTimeoutMs);
-      List<KeyBucket> out = new ArrayList<>();
-      try (PreparedStatement ps = prepare(q); ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          out.add(new KeyBucket(rs.getLong(1), rs.getLong(2), rs.getBigDecimal(3).toBigIntegerExact()));
-        }
-      }
-      return out;
-    });
+    return tables.keyBuckets(table, key, width, range);
   }
 
   @Override
   public Optional<List<Object>> keyMax(TableRef table, List<String> keys) {
-    List<KeyPredicates.Key> k = KeyTypes.keys(table, keys, columnInfo(table), false,
-        (t, names, why) -> CdcErrors.keyColumnUnusable("The key maximum", t, names, why));
-    String q = CdcSql.keyMax(table, k.stream().map(KeyPredicates.Key::name).toList());
-    List<List<Object>> rows = keyRows("largest key of " + table, SqlText.of(q));
-    return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+    return tables.keyMax(table, keys);
   }
 
   @Override
   public Optional<List<Object>> keyBound(TableRef table, List<String> keys, KeyRange range, long n) {
-    if (n < 0 || n == Long.MAX_VALUE) {
-      throw new IllegalArgumentException("keyBound needs 0 <= n < " + Long.MAX_VALUE + ", not " + n);
-    }
-    List<KeyPredicates.Key> k = KeyTypes.keys(table, keys, columnInfo(table), !range.isAll(),
-        (t, names, why) -> CdcErrors.keyColumnUnusable("A keyset bound", t, names, why));
-    SqlText q = CdcSql.keyBound(table, k.stream().map(KeyPredicates.Key::name).toList(), KeyPredicates.pieces(k, range), n);
-    List<List<Object>> rows = keyRows("keyset bound of " + table, q);
-    return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
-  }
-
-  /** The rows of a key query, each a list of key values (NULL as null), under the reader's isolation. */
-  private List<List<Object>> keyRows(String what, SqlText q) {
-    return call(what, () -> {
-      applySession(isolation, lockTimeoutMs);
-      try (PreparedStatement ps = prepare(q); ResultSet rs = ps.executeQuery()) {
-        JdbcValues.Reader[] r = JdbcValues.readers(rs.getMetaData(), 1);
-        List<List<Object>> out = new ArrayList<>();
-        while (rs.next()) {
-          List<Object> key = new ArrayList<>();
-          for (int i = 0; i < r.length; i++) {
-            key.add(JdbcValues.read(rs, i + 1, r[i]));
-          }
-          out.add(java.util.Collections.unmodifiableList(key));
-        }
-        return out;
-      }
-    });
+    return tables.keyBound(table, keys, range, n);
   }
 
   // ---- clock and diagnostics --------------------------------------------------------------
@@ -631,7 +491,7 @@ public final class SqlCdcClient implements CdcClient {
 
   @Override
   public void preflight(String captureInstance) {
-    new Preflight(this, sql -> call("preflight", () -> row(SqlText.of(sql)))).check(captureInstance);
+    new Preflight(this, sql -> call("preflight", () -> session.row(SqlText.of(sql)))).check(captureInstance);
   }
 
   @Override
@@ -654,7 +514,7 @@ public final class SqlCdcClient implements CdcClient {
     }
     try {
       String v = callOr("network wait", () -> {
-        try (PreparedStatement ps = prepare(SqlText.of(CdcSql.NETWORK_WAIT)); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = session.prepare(SqlText.of(CdcSql.NETWORK_WAIT)); ResultSet rs = ps.executeQuery()) {
           return rs.next() ? rs.getString(1) : "0";
         }
       }, e -> {
@@ -681,77 +541,19 @@ public final class SqlCdcClient implements CdcClient {
 
   @Override
   public void close() {
-    reset();
+    session.close();
   }
 
   // ---- execution ----------------------------------------------------------------------------
 
-  private Connection connection() throws SQLException {
-    if (connection == null) {
-      connection = factory.open();
-      connection.setAutoCommit(true);
-      sessionPrefix = null;
-    }
-    return connection;
-  }
-
-  private void reset() {
-    JdbcRowCursor.closeQuietly(connection);
-    connection = null;
-    sessionPrefix = null;
-  }
-
-  /** Isolation and lock timeout for a source-table read, sent only when they change. */
-  private void applySession(TableQuery.Isolation isolation, long lockTimeout) throws SQLException {
-    String prefix = CdcSql.sessionPrefix(isolation, lockTimeout);
-    if (!prefix.equals(sessionPrefix)) {
-      try (Statement st = connection().createStatement()) {
-        st.execute(prefix);
-      }
-      sessionPrefix = prefix;
-    }
-  }
-
-  /**
-   * Change-table reads run under READ COMMITTED and are not subject to {@code lockTimeoutMs}: undo
-   * a source read's isolation level and lock timeout (either one; applySession skips a no-op).
-   */
-  private void resetLockTimeout() throws SQLException {
-    if (sessionPrefix != null) {
-      applySession(TableQuery.Isolation.READ_COMMITTED, -1);
-    }
-  }
-
-  private PreparedStatement prepare(SqlText q) throws SQLException {
-    PreparedStatement ps = connection().prepareStatement(q.sql());
-    for (int i = 0; i < q.params().size(); i++) {
-      ps.setString(i + 1, q.params().get(i));
-    }
-    return ps;
-  }
-
-  /** The first result set of a procedure call, skipping row counts; null when it returns none. */
-  private static ResultSet firstResultSet(PreparedStatement ps) throws SQLException {
-    boolean isResult = ps.execute();
-    while (true) {
-      if (isResult) {
-        return ps.getResultSet();
-      }
-      if (ps.getUpdateCount() == -1) {
-        return null;
-      }
-      isResult = ps.getMoreResults();
-    }
-  }
-
-  private <T> T call(String what, DriverRetry.SqlCall<T> body) {
+  <T> T call(String what, DriverRetry.SqlCall<T> body) {
     return callOr(what, body, e -> translate(what, e));
   }
 
   /** Runs {@code body} with retries; a non-transient failure becomes {@code onFailure}'s exception. */
-  private <T> T callOr(String what, DriverRetry.SqlCall<T> body, java.util.function.Function<SQLException, RuntimeException> onFailure) {
+  <T> T callOr(String what, DriverRetry.SqlCall<T> body, java.util.function.Function<SQLException, RuntimeException> onFailure) {
     try {
-      return retry.run(what, body, this::reset);
+      return session.run(what, body);
     } catch (SQLException e) {
       throw onFailure.apply(e);
     }
@@ -765,78 +567,20 @@ public final class SqlCdcClient implements CdcClient {
    */
   private <T> T changeTableCall(String captureInstance, String what, boolean selectsCommandId, DriverRetry.SqlCall<T> body) {
     try {
-      return retry.run(what, body, this::reset);
+      return session.run(what, body);
     } catch (SQLException e) {
-      throw changeTableFailure(captureInstance, what, selectsCommandId, e);
+      throw failures.of(captureInstance, what, selectsCommandId, e);
     }
-  }
-
-  private RuntimeException changeTableFailure(String captureInstance, String what, boolean selectsCommandId, SQLException e) {
-    SqlServerErrors.Kind kind = SqlServerErrors.classify(e);
-    boolean probeGrant = kind == SqlServerErrors.Kind.PERMISSION || kind == SqlServerErrors.Kind.MISSING_OBJECT;
-    boolean probeCommandId = kind == SqlServerErrors.Kind.INVALID_COLUMN && selectsCommandId;
-    if (!probeGrant && !probeCommandId) {
-      return translate(what, e);
-    }
-    String table = CdcSql.changeTable(captureInstance);
-    String probe = probeGrant ? "the permission probe" : "the __$command_id probe";
-    String[] r;
-    try {
-      r = retry.run(probe, () -> row(probeGrant
-          ? SqlText.of(CdcSql.PERMISSION_PROBE, captureInstance, table)
-          : SqlText.of(CdcSql.COMMAND_ID_PROBE, table)), this::reset);
-    } catch (SQLException probeFailure) {
-      return keepingReadError(what, e, translate(probe, probeFailure));
-    } catch (io.mssqlcdc.errors.CdcSourceUnavailableException probeUnavailable) {
-      // every attempt of the probe failed transiently: the retries gave up on the probe, not on the read,
-      // whose own (non-transient) error is what the user must act on
-      return keepingReadError(what, e, probeUnavailable);
-    }
-    RuntimeException decided = probeGrant ? grantDecision(captureInstance, table, r) : commandIdDecision(captureInstance, r);
-    if (decided == null) {
-      return translate(what, e);
-    }
-    decided.addSuppressed(translate(what, e));
-    return decided;
-  }
-
-  /** The read's own error, with the probe's failure suppressed in it. */
-  private RuntimeException keepingReadError(String what, SQLException readError, RuntimeException probeFailure) {
-    RuntimeException original = translate(what, readError);
-    original.addSuppressed(probeFailure);
-    return original;
   }
 
   private List<String[]> changeTableRows(String captureInstance, String what, SqlText q, int width) {
     return changeTableCall(captureInstance, what, false, () -> {
-      resetLockTimeout();
-      return readRows(q, width);
+      session.resetLockTimeout();
+      return session.readRows(q, width);
     });
   }
 
-  /** Q28's answer: the instance is not there, or the login lacks the change-table grant; null when neither. */
-  private static RuntimeException grantDecision(String captureInstance, String table, String[] r) {
-    if (r[0] == null) {
-      return CdcErrors.captureInstanceNotReady(captureInstance);
-    }
-    if (r[0].equals("0")) {
-      String user;
-      try {
-        user = Identifiers.quote(r[1]);
-      } catch (RuntimeException e) {
-        user = "<user>";
-      }
-      return CdcErrors.missingGrant("change table " + table, "GRANT SELECT ON " + table + " TO " + user + ";");
-    }
-    return null;
-  }
-
-  /** Q29's answer: the change table has no {@code __$command_id} (NULL length); null when it has one. */
-  private static RuntimeException commandIdDecision(String captureInstance, String[] r) {
-    return r[0] == null ? CdcErrors.commandIdMissing(captureInstance) : null;
-  }
-
-  private RuntimeException translate(String what, SQLException e) {
+  RuntimeException translate(String what, SQLException e) {
     SqlServerErrors.Kind kind = SqlServerErrors.classify(e);
     if (kind == SqlServerErrors.Kind.PERMISSION) {
       return CdcErrors.missingGrant(what, "the SELECT right the message names (" + SqlServerErrors.describe(e) + ")");
@@ -862,31 +606,11 @@ public final class SqlCdcClient implements CdcClient {
   }
 
   private String scalar(String what, SqlText q) {
-    return call(what, () -> row(q)[0]);
-  }
-
-  private String[] row(SqlText q) throws SQLException {
-    List<String[]> rows = readRows(q, -1);
-    return rows.isEmpty() ? new String[] {null, null, null} : rows.get(0);
+    return call(what, () -> session.row(q)[0]);
   }
 
   private List<String[]> rows(String what, SqlText q, int width) {
-    return call(what, () -> readRows(q, width));
-  }
-
-  private List<String[]> readRows(SqlText q, int width) throws SQLException {
-    try (PreparedStatement ps = prepare(q); ResultSet rs = ps.executeQuery()) {
-      int n = width > 0 ? width : rs.getMetaData().getColumnCount();
-      List<String[]> out = new ArrayList<>();
-      while (rs.next()) {
-        String[] r = new String[Math.max(n, 3)];
-        for (int i = 0; i < n; i++) {
-          r[i] = rs.getString(i + 1);
-        }
-        out.add(r);
-      }
-      return out;
-    }
+    return call(what, () -> session.readRows(q, width));
   }
 
   private static Optional<Lsn> lsn(String hex) {

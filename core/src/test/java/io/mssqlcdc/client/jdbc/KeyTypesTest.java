@@ -27,19 +27,19 @@ class KeyTypesTest {
 
   @Test
   void keysGetTypesAndCollations() {
-    List<SqlCdcClient.ColumnInfo> cols = List.of(
-        new SqlCdcClient.ColumnInfo("region", 1, false, "Latin1_General_CI_AS", KeyTypes.declared("varchar", 10, 0, 0)),
-        new SqlCdcClient.ColumnInfo("id", 2, false, null, KeyTypes.declared("bigint", 8, 19, 0)));
+    List<SourceTableReads.ColumnInfo> cols = List.of(
+        new SourceTableReads.ColumnInfo("region", 1, false, "Latin1_General_CI_AS", KeyTypes.declared("varchar", 10, 0, 0)),
+        new SourceTableReads.ColumnInfo("id", 2, false, null, KeyTypes.declared("bigint", 8, 19, 0)));
     assertThat(KeyTypes.keys(T, List.of("region", "id"), cols, true)).containsExactly(
         new KeyPredicates.Key("region", "varchar(10)", "Latin1_General_CI_AS"), new KeyPredicates.Key("id", "bigint", null));
   }
 
   @Test
   void unbindableKeysAreRefusedOnlyWhenBoundsAreNeeded() {
-    List<SqlCdcClient.ColumnInfo> cols = List.of(
-        new SqlCdcClient.ColumnInfo("at", 1, false, null, KeyTypes.declared("time", 5, 16, 7)),
-        new SqlCdcClient.ColumnInfo("ts", 2, false, null, KeyTypes.declared("datetime2", 8, 27, 7)),
-        new SqlCdcClient.ColumnInfo("id", 3, false, null, KeyTypes.declared("int", 4, 10, 0)));
+    List<SourceTableReads.ColumnInfo> cols = List.of(
+        new SourceTableReads.ColumnInfo("at", 1, false, null, KeyTypes.declared("time", 5, 16, 7)),
+        new SourceTableReads.ColumnInfo("ts", 2, false, null, KeyTypes.declared("datetime2", 8, 27, 7)),
+        new SourceTableReads.ColumnInfo("id", 3, false, null, KeyTypes.declared("int", 4, 10, 0)));
     assertThat(KeyTypes.keys(T, List.of("at"), cols, false)).hasSize(1);
     assertThatThrownBy(() -> KeyTypes.keys(T, List.of("at"), cols, true)).isInstanceOf(CdcConfigException.class)
         .hasMessageContaining("dbo.t's key [at] cannot be read in ranges (at is time(7)");
