@@ -66,3 +66,26 @@ def test_seed_stamps_a_copy_and_the_stream_continues_after_it(spark, tmp_path):
     assert [r[0] for r in bronze.where("_operation <> 0").select("order_id").collect()] == [6]
     facts = spark.read.format("delta").load(str(tmp_path / "facts"))
     assert facts.where(f"event = 'bootstrap' AND max_lsn = '{recorded}'").count() == 1
+
+
+def test_bad_arguments_are_the_jvms_errors(spark, tmp_path):
+    import pytest
+    from mssql_cdc import CdcError
+
+    db, _ = _orders(spark, tmp_path, 1)
+    with pytest.raises(CdcError) as e:
+        _builder(spark, db, tmp_path).backfill().maxWaves(0)
+    assert e.value.code == "MSSQL_CDC-100"
+    assert str(e.value) == "MSSQL_CDC-100: Option 'maxWaves' must be at least 1, not '0'."
+    with pytest.raises(CdcError) as e:
+        (CdcStream.builder(spark).option("backend", "fake").option("fakePath", db.path)
+         .option("captureInstance", "dbo_orders").target(str(tmp_path / "bronze")).appId("orders").backfill())
+    assert e.value.code == "MSSQL_CDC-150"
+    assert str(e.value) == ("MSSQL_CDC-150: backfill() needs the stream's factsTable: its event rows hold the"
+                            " snapshot's plan and which chunks are in.")
+    copy = spark.createDataFrame([(1, "new")], "order_id int, status string")
+    with pytest.raises(CdcError) as e:
+        _builder(spark, db, tmp_path).seed(copy).run()
+    assert e.value.code == "MSSQL_CDC-102"
+    assert str(e.value) == ("MSSQL_CDC-102: Option 'asOf' is required (e.g. the time the copy started, or asOfLsn:"
+                            " the LSN recorded before it).")
