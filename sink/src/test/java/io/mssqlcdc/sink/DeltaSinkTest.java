@@ -110,7 +110,9 @@ class DeltaSinkTest {
     // A running CDC database has had cleanup: min_lsn is then a commit's, whose time is the watermark
     // (a just-enabled instance's start LSN is no commit's, and its watermark is NULL, as in the reference).
     db.cleanup("dbo_orders", firstCommit());
+    java.time.LocalDateTime runStart = java.time.LocalDateTime.now(java.time.ZoneOffset.UTC);
     run(sink("orders"), tmp.resolve("ckpt"), "maxCommitsPerBatch", "3");
+    java.time.LocalDateTime runEnd = java.time.LocalDateTime.now(java.time.ZoneOffset.UTC);
 
     List<List<Object>> rows = bronzeChanges();
     assertThat(new HashSet<>(rows)).isEqualTo(sourceChanges());
@@ -126,7 +128,11 @@ class DeltaSinkTest {
       assertThat((Long) b.getAs("batch_id")).isEqualTo(i);
       assertThat((String) b.getAs("app_id")).isEqualTo("orders");
       assertThat((String) b.getAs("target")).isEqualTo(bronze);
-      assertThat((Object) b.getAs("written_at")).isNotNull();
+      // The clock's times lie within the run, started before written.
+      java.time.LocalDateTime writtenAt = b.getAs("written_at");
+      java.time.LocalDateTime startedAt = b.getAs("started_at");
+      assertThat(writtenAt).isBetween(runStart, runEnd);
+      assertThat(startedAt).isBetween(runStart, writtenAt);
       // Every metric column the reference defines is filled from the source's own figures: the timings
       // (not knowable here) present, the positions exactly.
       for (String c : List.of("source_rtt_ms", "read_seconds", "read_mb", "network_wait_ms", "capture_lag_seconds",
