@@ -92,3 +92,18 @@ def ensure_callbacks(spark: SparkSession) -> None:
     from pyspark.java_gateway import ensure_callback_server_started
 
     ensure_callback_server_started(_gateway(spark))
+
+
+class JvmBuilder:
+    """A Python builder over a JVM one (``CdcStream.Builder``, ``Backfill``, ``ApplyChanges.Builder``...):
+    setters forward to the JVM method of the same name, with the JVM's errors as :class:`CdcError`, and
+    return ``self``."""
+
+    def __init__(self, spark: SparkSession, jbuilder: Any) -> None:
+        self._spark = spark
+        self._j = jbuilder
+
+    def _set(self, method: str, *args: Any) -> Any:
+        with translated(self._spark):
+            getattr(self._j, method)(*args)
+        return self

@@ -111,18 +111,9 @@ class ReconcileResult:
         return self.summary()
 
 
-class ReconcileBuilder:
+class ReconcileBuilder(_gateway.JvmBuilder):
     """A ``Reconcile.Builder`` on the JVM. Setters return ``self``; :meth:`run` checks every argument,
     then compares silver with the source."""
-
-    def __init__(self, spark: SparkSession, jbuilder: Any) -> None:
-        self._spark = spark
-        self._j = jbuilder
-
-    def _set(self, method: str, *args: Any) -> "ReconcileBuilder":
-        with _gateway.translated(self._spark):
-            getattr(self._j, method)(*args)
-        return self
 
     def option(self, key: str, value: Union[str, int, float, bool]) -> "ReconcileBuilder":
         """One of the stream's reader options (``format("mssql_cdc")``, docs/OPTIONS.md): the source table

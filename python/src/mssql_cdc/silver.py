@@ -44,17 +44,8 @@ class ApplyResult:
         return str(self._jobj.toString())
 
 
-class ApplyChangesBuilder:
+class ApplyChangesBuilder(_gateway.JvmBuilder):
     """An ``ApplyChanges.Builder`` on the JVM. Setters return ``self``; :meth:`run` applies bronze to silver."""
-
-    def __init__(self, spark: SparkSession, jbuilder: Any) -> None:
-        self._spark = spark
-        self._j = jbuilder
-
-    def _set(self, method: str, *args: Any) -> "ApplyChangesBuilder":
-        with _gateway.translated(self._spark):
-            getattr(self._j, method)(*args)
-        return self
 
     def bronze(self, name_or_path: str) -> "ApplyChangesBuilder":
         """The bronze table, named exactly as the stream's ``target`` (name or path). Required."""

@@ -19,17 +19,8 @@ _CDC_STREAM = "io.mssqlcdc.sink.pipeline.CdcStream"
 _CDC_STREAMS = "io.mssqlcdc.sink.pipeline.CdcStreams"
 
 
-class CdcStreamBuilder:
+class CdcStreamBuilder(_gateway.JvmBuilder):
     """A ``CdcStream.Builder`` on the JVM. Setters return ``self``; ``toDelta()`` starts the query."""
-
-    def __init__(self, spark: SparkSession, jbuilder: Any) -> None:
-        self._spark = spark
-        self._j = jbuilder
-
-    def _set(self, method: str, *args: Any) -> "CdcStreamBuilder":
-        with _gateway.translated(self._spark):
-            getattr(self._j, method)(*args)
-        return self
 
     def option(self, key: str, value: Union[str, int, float, bool]) -> "CdcStreamBuilder":
         """A reader option of ``format("mssql_cdc")`` (docs/OPTIONS.md). Booleans become
@@ -140,18 +131,9 @@ class CdcStreamBuilder:
         return {str(e.getKey()): StreamingQuery(e.getValue()) for e in jqueries.entrySet().toArray()}
 
 
-class Backfill:
+class Backfill(_gateway.JvmBuilder):
     """A ``Backfill`` on the JVM (``CdcStream.Builder.backfill()``): setters return ``self``, ``run()``
     reads waves until the snapshot is done or a limit stops it."""
-
-    def __init__(self, spark: SparkSession, jbackfill: Any) -> None:
-        self._spark = spark
-        self._j = jbackfill
-
-    def _set(self, method: str, *args: Any) -> "Backfill":
-        with _gateway.translated(self._spark):
-            getattr(self._j, method)(*args)
-        return self
 
     def chunkRows(self, rows: int) -> "Backfill":  # noqa: N802 - the JVM's name
         """Rows per chunk when the snapshot is first planned (default 1,000,000); ignored once planned."""
@@ -196,18 +178,9 @@ class Backfill:
             }
 
 
-class Seed:
+class Seed(_gateway.JvmBuilder):
     """A ``Seed`` on the JVM (``CdcStream.Builder.seed(copy)``): setters return ``self``, ``run()``
     appends the copy as the target's snapshot and returns its offset."""
-
-    def __init__(self, spark: SparkSession, jseed: Any) -> None:
-        self._spark = spark
-        self._j = jseed
-
-    def _set(self, method: str, *args: Any) -> "Seed":
-        with _gateway.translated(self._spark):
-            getattr(self._j, method)(*args)
-        return self
 
     def asOf(self, copy_started_at: str) -> "Seed":  # noqa: N802 - the JVM's name
         """When the copy started, ISO-8601 with an offset (``2026-11-30T02:00:00Z``; without one: UTC):
