@@ -35,4 +35,13 @@ public record CaptureInstance(
   public boolean isNamed(String other) {
     return name.equalsIgnoreCase(other);
   }
+
+  /**
+   * Of the instances {@link CdcClient#captureInstances} resolved for {@code configured}: the one it
+   * names, else the table's newest (a disabled default name still resolves to its table's instances).
+   */
+  public static CaptureInstance pick(java.util.List<CaptureInstance> instances, String configured) {
+    return instances.stream().filter(i -> i.isNamed(configured)).findFirst()
+        .orElse(instances.get(instances.size() - 1));
+  }
 }

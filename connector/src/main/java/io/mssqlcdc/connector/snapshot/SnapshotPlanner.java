@@ -45,7 +45,7 @@ final class SnapshotPlanner {
 
   SnapshotPlan plan(Request request) {
     List<CaptureInstance> instances = client.captureInstances(request.captureInstance());
-    CaptureInstance instance = pick(instances, request.captureInstance());
+    CaptureInstance instance = CaptureInstance.pick(instances, request.captureInstance());
     // IMPORTANT: stamp before anything below reads the table's rows (MIN/MAX, NTILE, the partitions).
     SnapshotStamp stamp = SnapshotStamp.take(client, instance, request.snapshotLsn());
 
@@ -75,20 +75,12 @@ final class SnapshotPlanner {
       return;
     }
     List<CaptureInstance> instances = client.captureInstances(captureInstance);
-    Source source = describe(instances, pick(instances, captureInstance));
+    Source source = describe(instances, CaptureInstance.pick(instances, captureInstance));
     KeyColumns key = source.key(snapshotKeys);
     key.checkBoundable(source.table(), chunks);
     for (SnapshotChunk c : chunks.chunks()) {
       key.typed(chunks.json(), c.range());
     }
-  }
-
-  /** The configured instance, or the table's newest when it is gone (its default name still resolves). */
-  private static CaptureInstance pick(List<CaptureInstance> instances, String configured) {
-    return instances.stream()
-        .filter(ci -> ci.isNamed(configured))
-        .findFirst()
-        .orElse(instances.get(instances.size() - 1));
   }
 
   private Source describe(List<CaptureInstance> instances, CaptureInstance instance) {

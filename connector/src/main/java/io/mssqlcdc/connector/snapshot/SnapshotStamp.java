@@ -32,10 +32,8 @@ public record SnapshotStamp(Lsn lsn, Instant commitTs) implements Serializable {
    * the table is read; pass the result as the reader's {@code snapshotLsn}.
    */
   public static SnapshotStamp takeFor(CdcClient client, String captureInstance) {
-    java.util.List<CaptureInstance> instances = client.captureInstances(captureInstance);
-    CaptureInstance instance = instances.stream().filter(ci -> ci.isNamed(captureInstance)).findFirst()
-        .orElse(instances.get(instances.size() - 1));
-    return take(client, instance, Optional.empty());
+    return take(client, CaptureInstance.pick(client.captureInstances(captureInstance), captureInstance),
+        Optional.empty());
   }
 
   /** Takes the stamp. Call it before reading the table. */

@@ -416,8 +416,7 @@ public final class SqlCdcClient implements CdcClient {
   @Override
   public SourceTable sourceTable(String captureInstance) {
     List<CaptureInstance> instances = captureInstances(captureInstance);
-    CaptureInstance named = instances.stream().filter(i -> i.isNamed(captureInstance)).findFirst()
-        .orElse(instances.get(instances.size() - 1));
+    CaptureInstance named = CaptureInstance.pick(instances, captureInstance);
     return new SourceTable(new TableRef(named.sourceSchema(), named.sourceTable()), named.indexColumns());
   }
 

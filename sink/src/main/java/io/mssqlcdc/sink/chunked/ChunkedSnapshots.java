@@ -85,9 +85,7 @@ public final class ChunkedSnapshots {
    * name a disabled default instance, so the resolved (newest) instance answers.
    */
   public static String resolvedInstance(CdcClient client, String captureInstance) {
-    List<io.mssqlcdc.client.CaptureInstance> instances = client.captureInstances(captureInstance);
-    return instances.stream().filter(i -> i.isNamed(captureInstance)).findFirst()
-        .orElse(instances.get(instances.size() - 1)).name();
+    return io.mssqlcdc.client.CaptureInstance.pick(client.captureInstances(captureInstance), captureInstance).name();
   }
 
   /**

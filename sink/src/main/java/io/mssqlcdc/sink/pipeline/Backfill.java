@@ -378,9 +378,12 @@ public final class Backfill {
           / 3_600_000.0;
       from = String.format(Locale.ROOT, "the stream's newest batch, %.2f h ago", age);
     } else {
-      Lsn position = newest.isEmpty() ? open.s() : newest.get(0).isNullAt(2)
-          ? newest.get(0).isNullAt(3) ? open.s() : Lsn.parse(newest.get(0).getString(3))
-          : Lsn.parse(newest.get(0).getString(2));
+      // The stream's position: its newest batch's end (else its newest change), else S, where it starts.
+      Lsn position = open.s();
+      if (!newest.isEmpty()) {
+        Row r = newest.get(0);
+        position = !r.isNullAt(2) ? Lsn.parse(r.getString(2)) : !r.isNullAt(3) ? Lsn.parse(r.getString(3)) : position;
+      }
       Optional<Double> fromSource = SourceHeadroom.hours(client, ChunkedSnapshots.resolvedInstance(client, ci),
           position);
       if (fromSource.isEmpty()) {
