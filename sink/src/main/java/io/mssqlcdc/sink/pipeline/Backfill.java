@@ -211,8 +211,7 @@ public final class Backfill {
         // Every chunk is in, the completion row is not: a crash came between them. Complete first, before
         // the throttle and the unique-index check, which only guard reads still to come.
         complete(open, client);
-        return new BackfillStatus(open.s().hex(), done.size(), (long) done.size(), true, false, "done",
-            "all " + done.size() + " chunks of the snapshot at " + open.s() + " are in " + target);
+        return completed(open, done.size());
       }
       Long plannedChunks = f.plan(open.s()).map(p -> (long) p.path("chunks").size()).orElse(null);
       ChunkedSnapshots.Key key = ChunkedSnapshots.key(client, ci);
@@ -328,9 +327,14 @@ public final class Backfill {
         committer.shutdown();
       }
       complete(open, client);
-      return new BackfillStatus(open.s().hex(), plan.size(), (long) plan.size(), true, false, "done",
-          "all " + plan.size() + " chunks of the snapshot at " + open.s() + " are in " + target);
+      return completed(open, plan.size());
     }
+  }
+
+  /** The status of a call that wrote the completion row: every one of the snapshot's {@code chunks} is in. */
+  private BackfillStatus completed(ChunkedOpen open, int chunks) {
+    return new BackfillStatus(open.s().hex(), chunks, (long) chunks, true, false, "done",
+        "all " + chunks + " chunks of the snapshot at " + open.s() + " are in " + target);
   }
 
   /** A call that stopped before the end: {@code running} (a limit: call again) is not paused, a wait is. */

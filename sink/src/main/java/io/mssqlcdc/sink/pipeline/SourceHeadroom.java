@@ -2,9 +2,7 @@ package io.mssqlcdc.sink.pipeline;
 
 import io.mssqlcdc.client.CdcClient;
 import io.mssqlcdc.lsn.Lsn;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
-import java.time.Duration;
+import io.mssqlcdc.sink.chunked.ChunkedSnapshots;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -32,7 +30,6 @@ final class SourceHeadroom {
     if (watermark.isEmpty() || at.isEmpty()) {
       return Optional.empty();
     }
-    double h = Duration.between(watermark.get(), at.get()).toMillis() / 3_600_000.0;
-    return Optional.of(BigDecimal.valueOf(h).setScale(2, RoundingMode.HALF_EVEN).doubleValue());
+    return Optional.of(ChunkedSnapshots.headroomHours(watermark.get(), at.get()));
   }
 }
