@@ -21,7 +21,7 @@ public final class JobLog extends SparkListener {
    * One finished job; {@code batchId} the micro-batch that started it (Spark's
    * {@code streaming.sql.batchId} local property, set while a micro-batch runs), -1 outside a stream.
    */
-  public record Job(int id, String callSite, long startMs, long endMs, int tasks, long batchId) {
+  public record Job(int id, String callSite, long startMs, long endMs, int tasks, long batchId, boolean offPath) {
     public long millis() {
       return endMs - startMs;
     }
@@ -29,6 +29,8 @@ public final class JobLog extends SparkListener {
 
   /** The local property Spark's micro-batch execution sets to the running batch's id. */
   static final String BATCH_ID_PROPERTY = "streaming.sql.batchId";
+  /** The local property DeltaSink's facts commits made off the batch's path carry: the batch they belong to. */
+  static final String OFF_PATH_PROPERTY = "mssql_cdc.facts.batchId";
 
   private final Map<Integer, Job> started = new ConcurrentHashMap<>();
   private final List<Job> finished = Collections.synchronizedList(new ArrayList<>());
@@ -62,14 +64,19 @@ public final class JobLog extends SparkListener {
       site = lastStage;
     }
     String batch = e.properties() == null ? null : e.properties().getProperty(BATCH_ID_PROPERTY);
-    started.put(e.jobId(), new Job(e.jobId(), site, e.time(), -1, tasks, batch == null ? -1 : Long.parseLong(batch)));
+    String offPath = e.properties() == null ? null : e.properties().getProperty(OFF_PATH_PROPERTY);
+    if (batch == null && offPath != null) {
+      batch = offPath;
+    }
+    started.put(e.jobId(), new Job(e.jobId(), site, e.time(), -1, tasks, batch == null ? -1 : Long.parseLong(batch),
+        offPath != null));
   }
 
   @Override
   public void onJobEnd(SparkListenerJobEnd e) {
     Job j = started.remove(e.jobId());
     if (j != null) {
-      finished.add(new Job(j.id(), j.callSite(), j.startMs(), e.time(), j.tasks(), j.batchId()));
+      finished.add(new Job(j.id(), j.callSite(), j.startMs(), e.time(), j.tasks(), j.batchId(), j.offPath()));
     }
   }
 
@@ -86,16 +93,28 @@ public final class JobLog extends SparkListener {
    * when there were none.
    */
   public static double perSteadyBatch(List<Job> jobs, long lastBatchId) {
+    return perSteadyBatch(jobs, lastBatchId, false);
+  }
+
+  /**
+   * Jobs per steady micro-batch run off the batch's path (DeltaSink's facts commits on its own
+   * thread, marked with the batch they belong to), counted like {@link #perSteadyBatch}.
+   */
+  public static double offPathPerSteadyBatch(List<Job> jobs, long lastBatchId) {
+    return perSteadyBatch(jobs, lastBatchId, true);
+  }
+
+  private static double perSteadyBatch(List<Job> jobs, long lastBatchId, boolean offPath) {
     if (lastBatchId < 1) {
       return Double.NaN;
     }
-    long n = jobs.stream().filter(j -> j.batchId() >= 1).count();
+    long n = jobs.stream().filter(j -> j.batchId() >= 1 && j.offPath() == offPath).count();
     return (double) n / lastBatchId;
   }
 
-  /** The jobs micro-batch 0 started. */
+  /** The jobs micro-batch 0 started (on its path). */
   public static long firstBatch(List<Job> jobs) {
-    return jobs.stream().filter(j -> j.batchId() == 0).count();
+    return jobs.stream().filter(j -> j.batchId() == 0 && !j.offPath()).count();
   }
 
   /** Milliseconds per call site, summed, in first-seen order. */

@@ -28,10 +28,12 @@ public final class SparkRuns {
    * {@code phaseMillis}, Spark's {@code durationMs} of the micro-batches summed per phase
    * ({@code latestOffset}, {@code walCommit}, {@code queryPlanning}, {@code addBatch},
    * {@code commitOffsets}, ...: where the trigger's time went); {@code startMs} and {@code endMs},
-   * the wall clock at {@code start()} and at termination (for the jobs the run started).
+   * the wall clock at {@code start()} and at termination (for the jobs the run started);
+   * {@code tailNanos}, from the end of the last micro-batch to termination: stopping the query, and
+   * whatever a sink still owes then (DeltaSink's last facts commit, made off the batch's path).
    */
   public record StreamRun(long nanos, long wallNanos, long rows, int batches, String queryId, long lastBatchId,
-      List<Batch> progress, Map<String, Long> phaseMillis, long startMs, long endMs) {}
+      List<Batch> progress, Map<String, Long> phaseMillis, long startMs, long endMs, long tailNanos) {}
 
   /** One micro-batch's progress: its id, the rows it read, its {@code triggerExecution} in nanoseconds. */
   public record Batch(long id, long rows, long nanos) {
@@ -102,16 +104,20 @@ public final class SparkRuns {
     long endMs = System.currentTimeMillis();
     List<Batch> progress = new ArrayList<>();
     Map<String, Long> phases = new TreeMap<>();
+    long lastEndMs = startMs;
     for (StreamingQueryProgress p : q.recentProgress()) {
       p.durationMs().forEach((phase, ms) -> phases.merge(phase, ms, Long::sum));
       Long trigger = p.durationMs().get("triggerExecution");
       progress.add(new Batch(p.batchId(), p.numInputRows(), (trigger == null ? 0 : trigger) * 1_000_000L));
+      lastEndMs = Math.max(lastEndMs, java.time.Instant.parse(p.timestamp()).toEpochMilli() + (trigger == null ? 0
+          : trigger));
     }
     progress.sort(Comparator.comparingLong(Batch::id));
     int batches = (int) progress.stream().filter(b -> b.rows() > 0).count();
     long last = progress.isEmpty() ? -1 : progress.get(progress.size() - 1).id();
     return new StreamRun(Batch.nanos(progress), nanos, Batch.rows(progress), batches, q.id().toString(), last,
-        List.copyOf(progress), java.util.Collections.unmodifiableMap(phases), startMs, endMs);
+        List.copyOf(progress), java.util.Collections.unmodifiableMap(phases), startMs, endMs,
+        Math.max(0, endMs - lastEndMs) * 1_000_000L);
   }
 
   /** A batch Dataset into {@code noop}: every row read, nothing kept. */

@@ -48,6 +48,7 @@ public enum CdcErrorCode {
   GENERATION_STATE_UNREADABLE(705),
   TABLE_NOT_DELTA(706),
   BRONZE_WRITTEN_ELSEWHERE(707),
+  FACTS_COMMIT_FAILED(708),
   // 760-779: finalization (the control table and finalized_until)
   INVALID_GRANULARITY(760),
   INVALID_PERIOD_END(761),

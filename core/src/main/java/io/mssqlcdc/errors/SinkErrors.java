@@ -56,6 +56,18 @@ public final class SinkErrors {
             + " app_id (and checkpoint).");
   }
 
+  /**
+   * The facts commit of a batch, made in the background and tried again on the query's thread,
+   * failed twice; bronze holds the batch.
+   */
+  public static CdcStateException factsCommitFailed(String facts, String sinkId, long batchId, Throwable cause) {
+    return new CdcStateException(CdcErrorCode.FACTS_COMMIT_FAILED,
+        "The facts row of batch " + batchId + " of app_id '" + sinkId + "' could not be appended to " + facts
+            + " (twice; bronze holds the batch): " + cause.getMessage() + ". Fix the cause (the table's storage,"
+            + " its permissions) and restart the query on the same checkpoint: its first batch rebuilds the"
+            + " missing row from bronze.", cause);
+  }
+
   /** The facts table holds batches of the sink, but the checkpoint shows no committed batch. */
   public static CdcStateException checkpointNotVisible(String facts, String sinkId, String checkpoint) {
     return new CdcStateException(CdcErrorCode.CHECKPOINT_NOT_VISIBLE,

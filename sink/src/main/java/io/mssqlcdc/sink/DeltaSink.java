@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.LongConsumer;
 import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Observation;
@@ -57,8 +58,17 @@ import org.slf4j.LoggerFactory;
  * counting pass. A replay after a crash between the two commits (Delta skips the append, so the
  * pass does not run) counts the batch with one more read. Metrics and events come from the source
  * in the same JVM ({@link BatchEvents}), not from files. A steady batch runs the bronze append
- * (one job plus the jobs Delta runs to compute the table's set transactions) and the facts
- * append (docs/PERFORMANCE.md).
+ * (one job plus the jobs Delta runs to compute the table's set transactions) on its path.
+ *
+ * <p>A steady batch's facts commit (one that follows the last this instance finished, read by
+ * {@code format("mssql_cdc")}, without events) is made off the batch's path, on a thread of the
+ * sink's ({@link FactsCommitter}, docs/decisions/0012): Spark commits the batch and plans the next
+ * while it lands. One is in flight at most; the next batch's facts, a run's rewind check and the
+ * query's stop wait for it, so rows land in batch order and a query that ended has every row. If
+ * the process ends with one in flight after Spark committed its batch, the next run's first batch
+ * finds the facts one batch short and rebuilds that row from bronze ({@link FactsRebuild}): its
+ * counts and LSN range kept, the figures of the read NULL. A batch with events writes its facts on
+ * its path, as do batches of other sources.
  *
  * <p>Runs on the driver, on the query's thread; one instance serves one query.
  */
@@ -70,9 +80,10 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
   private final String sinkId;
   private final TableRef facts;
   private final List<AfterBatch> afterBatch;
-  private final Map<Step, Runnable> steps;
+  private final Map<Step, LongConsumer> steps;
 
   private final Set<TableRef> ensured = new HashSet<>();
+  private transient FactsCommitter committer;
   /** How long a steady batch's append may take to report its figures before it counts as skipped. */
   static final long OBSERVATION_WAIT_SECONDS = 5;
 
@@ -87,7 +98,10 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
   private List<String> carriedWarnings = List.of();
   private boolean warnedNoReport;
 
-  /** Called after a batch's bronze and facts commits, before Spark commits the batch. */
+  /**
+   * Called after a batch's bronze commit and its facts commit, before Spark commits the batch; a
+   * steady batch without events may still have its facts commit in flight (class comment).
+   */
   @FunctionalInterface
   public interface AfterBatch {
     void run(SparkSession spark, long batchId, List<BatchEvent> events);
@@ -106,7 +120,9 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
     /** After the rewind check, before the bronze append. */
     BEFORE_BRONZE,
     /** After the bronze append, before the facts commit. */
-    BETWEEN_COMMITS
+    BETWEEN_COMMITS,
+    /** On the background thread, before a steady batch's facts commit. */
+    FACTS_COMMIT
   }
 
   public static Builder builder() {
@@ -142,17 +158,23 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
     lastWritten = -1;
     boolean follows = previous >= 0 && batchId == previous + 1;
     boolean factsHold = false;
+    List<FactsRow> rebuilt = List.of();
     if (facts != null && !follows) {
       // A run's first batch (or one that does not follow the last this instance wrote: a retry,
       // a restart of a reused instance): the rewind check, one scan of the facts table. A batch
       // that follows needs none: this instance wrote its predecessor's facts, and nothing else
       // writes facts rows of this sink id.
+      committer().drain(spark, facts);
       ensure(spark, facts, () -> FactsWriter.ensure(spark, facts));
       OptionalLong last = FactsReader.lastBatch(spark, facts, sinkId);
       if (last.isPresent() && batchId < last.getAsLong()) {
         throw SinkErrors.checkpointRewound(facts.text(), last.getAsLong(), sinkId, batchId);
       }
       factsHold = last.isPresent() && batchId == last.getAsLong();
+      if (last.isPresent() && batchId == last.getAsLong() + 2) {
+        // Spark committed the batch before this one, whose facts commit was in flight when the process ended.
+        rebuilt = List.of(FactsRebuild.row(spark, facts, target, sinkId, batchId - 1));
+      }
     }
     // Planning the batch's scan (no Spark job) registers the source's report of it: the planned
     // rows decide whether the batch is empty; the figures of the read fill in as it runs.
@@ -173,21 +195,30 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
       afterCommits(spark, batchId, health);
       return;
     }
-    step(Step.BEFORE_BRONZE);
+    step(Step.BEFORE_BRONZE, batchId);
     BatchFacts f = writeBronze(spark, batch, batchId, report.map(BatchReport::plannedRows).orElse(-1L), follows);
     long durationMs = (System.nanoTime() - t0) / 1_000_000;
     BatchHealth health = report.map(BatchHealth::from).orElse(BatchHealth.NONE);
     warnings.addAll(health.warnings());
-    step(Step.BETWEEN_COMMITS);
+    step(Step.BETWEEN_COMMITS, batchId);
     if (facts != null) {
-      List<FactsRow> factsRows =
-          BatchFactsRows.rows(sinkId, batchId, target.text(), f, startedAt, durationMs, health, warnings);
+      List<FactsRow> factsRows = new ArrayList<>(rebuilt);
+      factsRows.addAll(BatchFactsRows.rows(sinkId, batchId, target.text(), f, startedAt, durationMs, health, warnings));
       ensure(spark, facts, () -> FactsWriter.ensure(spark, facts));
       // No txn key: a batch reaches this write only when the facts table does not hold it (checked
       // above on a run's first batch; a following batch is new by construction), so Delta's
       // idempotence check, a computation of the table's state per batch, would buy nothing
       // (docs/decisions/0005-txn-app-ids.md).
-      FactsWriter.write(spark, facts, factsRows, null, batchId);
+      if (follows && health.events().isEmpty() && report.isPresent()) {
+        // A steady batch without events: its facts commit goes off the batch's path (decision 0012), after the
+        // one in flight; the query's stop waits for it.
+        String query = report.get().queryId();
+        BatchEvents.whenStopped(query, this, () -> committer().drainOnStop(spark, facts));
+        committer().submit(spark, facts, batchId, factsRows, () -> step(Step.FACTS_COMMIT, batchId));
+      } else {
+        committer().drain(spark, facts);
+        FactsWriter.write(spark, facts, factsRows, null, batchId);
+      }
     } else {
       for (BatchEvent e : health.events()) {
         LOG.info("{} batch {}: {}", sinkId, batchId, e);
@@ -282,10 +313,17 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
     }
   }
 
-  private void step(Step s) {
-    Runnable r = steps.get(s);
+  private FactsCommitter committer() {
+    if (committer == null) {
+      committer = new FactsCommitter(sinkId);
+    }
+    return committer;
+  }
+
+  private void step(Step s, long batchId) {
+    LongConsumer r = steps.get(s);
     if (r != null) {
-      r.run();
+      r.accept(batchId);
     }
   }
 
@@ -334,12 +372,18 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
     private int generation;
     private String facts;
     private final List<AfterBatch> afterBatch = new ArrayList<>();
-    private final Map<Step, Runnable> steps = new java.util.EnumMap<>(Step.class);
+    private final Map<Step, LongConsumer> steps = new java.util.EnumMap<>(Step.class);
 
     private Builder() {}
 
     /** Runs {@code action} at {@code step} of every batch (tests: a crash between two commits). */
     Builder at(Step step, Runnable action) {
+      steps.put(step, batchId -> action.run());
+      return this;
+    }
+
+    /** Runs {@code action} with the batch id at {@code step} of every batch. */
+    Builder at(Step step, LongConsumer action) {
       steps.put(step, action);
       return this;
     }
@@ -377,7 +421,10 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
       return this;
     }
 
-    /** Runs {@code hook} after each batch's bronze and facts commits (before Spark commits the batch). */
+    /**
+     * Runs {@code hook} after each batch's bronze and facts commits (before Spark commits the batch;
+     * a steady batch without events may have its facts commit still in flight).
+     */
     public Builder afterBatch(AfterBatch hook) {
       afterBatch.add(hook);
       return this;

@@ -21,6 +21,8 @@ import org.apache.spark.sql.SparkSession;
 final class BatchJobs extends SparkListener implements AutoCloseable {
   private final SparkSession spark;
   private final Map<String, Map<Long, List<String>>> byQuery = new ConcurrentHashMap<>();
+  /** Jobs of facts commits made off the batches' path ({@link FactsCommitter}), by batch id. */
+  private final Map<Long, List<String>> offPath = new ConcurrentHashMap<>();
 
   private BatchJobs(SparkSession spark) {
     this.spark = spark;
@@ -35,6 +37,12 @@ final class BatchJobs extends SparkListener implements AutoCloseable {
   @Override
   public void onJobStart(SparkListenerJobStart e) {
     if (e.properties() == null) {
+      return;
+    }
+    String facts = e.properties().getProperty(FactsCommitter.JOB_PROPERTY);
+    if (facts != null) {
+      offPath.computeIfAbsent(Long.parseLong(facts), x -> java.util.Collections.synchronizedList(new ArrayList<>()))
+          .add(e.properties().getProperty("spark.job.description", ""));
       return;
     }
     String q = e.properties().getProperty("sql.streaming.queryId");
@@ -64,6 +72,18 @@ final class BatchJobs extends SparkListener implements AutoCloseable {
     spark.sparkContext().listenerBus().waitUntilEmpty();
     Map<Long, List<String>> out = new TreeMap<>();
     byQuery.getOrDefault(queryId, Map.of()).forEach((b, sites) -> {
+      synchronized (sites) {
+        out.put(b, List.copyOf(sites));
+      }
+    });
+    return out;
+  }
+
+  /** The jobs of the facts commits made off the batches' path, by batch id (after the listener bus drained). */
+  Map<Long, List<String>> offPath() throws java.util.concurrent.TimeoutException {
+    spark.sparkContext().listenerBus().waitUntilEmpty();
+    Map<Long, List<String>> out = new TreeMap<>();
+    offPath.forEach((b, sites) -> {
       synchronized (sites) {
         out.put(b, List.copyOf(sites));
       }

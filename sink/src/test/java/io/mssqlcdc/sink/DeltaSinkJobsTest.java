@@ -20,9 +20,11 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>The budget of a batch that follows its predecessor: the bronze append, which reads the batch
  * once and counts it through an observation, with the three jobs Delta 4.4 runs to compute the
- * table's state for its {@code txnVersion}, and the facts append (no txn key: no state jobs). The
- * first batch of a run adds the rewind check (a scan of the facts table) and, where the planner did
- * not count the batch's rows, an emptiness check.
+ * table's state for its {@code txnVersion}. Its facts append (one job, no txn key: no state jobs)
+ * runs off the batch's path, while Spark commits the batch and plans the next
+ * (docs/decisions/0012), so a steady batch runs as many jobs as one of Delta's own streaming sink.
+ * The first batch of a run writes its facts on its path and adds the rewind check (a scan of the
+ * facts table) and, where the planner did not count the batch's rows, an emptiness check.
  *
  * <p>The three state jobs are Delta's, and no write option, table property or checksum avoids
  * them in 4.4.0: {@code OptimisticTransaction.txnVersion} reads {@code Snapshot.transactions},
@@ -30,13 +32,15 @@ import org.junit.jupiter.api.io.TempDir;
  * sink pays them as well (4 jobs a batch in the bench).
  */
 class DeltaSinkJobsTest {
-  /** Bronze (3 state + 1 write, which counts the batch) + facts (1 write). */
-  static final int STEADY_BATCH_JOBS = 5;
+  /** Bronze (3 state + 1 write, which counts the batch); the facts write is off the path. */
+  static final int STEADY_BATCH_JOBS = 4;
+  /** The facts append of a steady batch, off its path. */
+  static final int OFF_PATH_FACTS_JOBS = 1;
   /**
-   * A run's first batch on existing tables: the steady budget + the rewind check's scan (2 jobs)
-   * + the emptiness check where the planner did not count the batch's rows (1).
+   * A run's first batch on existing tables: the steady budget + its facts append (1) + the rewind
+   * check's scan (2 jobs) + the emptiness check where the planner did not count the batch's rows (1).
    */
-  static final int FIRST_BATCH_JOBS = STEADY_BATCH_JOBS + 3;
+  static final int FIRST_BATCH_JOBS = STEADY_BATCH_JOBS + 4;
 
   @TempDir Path tmp;
   SparkSession spark = SharedDeltaSpark.spark();
@@ -64,6 +68,11 @@ class DeltaSinkJobsTest {
       for (long b = 5; b <= 6; b++) {
         assertThat(second.get(b)).as("jobs of batch %d (a steady batch)", b).hasSizeLessThanOrEqualTo(STEADY_BATCH_JOBS);
       }
+      Map<Long, List<String>> offPath = jobs.offPath();
+      assertThat(offPath.keySet()).as("batches whose facts were committed off their path").containsExactly(1L, 2L, 3L,
+          5L, 6L);
+      offPath.forEach((b, sites) -> assertThat(sites).as("facts jobs of batch %d", b)
+          .hasSizeLessThanOrEqualTo(OFF_PATH_FACTS_JOBS));
     }
     // The work was done: one bronze row per change, one facts row per batch.
     assertThat(spark.read().format("delta").load(bronze).count()).isEqualTo(7);

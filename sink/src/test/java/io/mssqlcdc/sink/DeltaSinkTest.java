@@ -322,6 +322,92 @@ class DeltaSinkTest {
     factsMatchBronze();
   }
 
+  /** A sink whose background facts commit of batch {@code failing} fails {@code times} times (each attempt counts). */
+  private DeltaSink factsFailing(long failing, int times) {
+    java.util.concurrent.atomic.AtomicInteger left = new java.util.concurrent.atomic.AtomicInteger(times);
+    return DeltaSink.builder().target(bronze).appId("orders").factsTable(facts)
+        .at(DeltaSink.Step.FACTS_COMMIT, (long batch) -> {
+          if (batch == failing && left.getAndDecrement() > 0) {
+            throw new IllegalStateException("simulated failure of the facts commit of batch " + failing);
+          }
+        }).build();
+  }
+
+  @Test
+  void aFactsCommitInFlightWhenTheProcessEndsIsRebuiltFromBronzeOnRestart() throws Exception {
+    history(1, 6);
+    Path ckpt = tmp.resolve("ckpt");
+    // The last batch (3) of the run: bronze and Spark's commit made, its facts commit never lands (every attempt
+    // fails, as when the process ends with it in flight). The query itself ends normally.
+    run(factsFailing(3, Integer.MAX_VALUE), ckpt, "maxCommitsPerBatch", "3");
+    assertThat(factsBatches()).containsExactly(0L, 1L, 2L);
+    Row lost = spark.read().format("delta").load(bronze).where("_batch_id = 3")
+        .agg(functions.count("*"), functions.min("_start_lsn"), functions.max("_start_lsn")).first();
+    assertThat(lost.getLong(0)).isPositive();
+
+    history(7, 2);
+    run(sink("orders"), ckpt, "maxCommitsPerBatch", "3");
+    // Batch 4, the run's first, finds the facts one batch short: batch 3's row is rebuilt from bronze.
+    assertThat(factsBatches()).isEqualTo(java.util.stream.LongStream.range(0, factsBatches().size()).boxed().toList());
+    assertThat(factsBatches()).hasSizeGreaterThan(4);
+    assertThat(bronzeChanges()).hasSize(sourceChanges().size());
+    assertThat(new HashSet<>(bronzeChanges())).isEqualTo(sourceChanges());
+    factsMatchBronze();
+    Row rebuilt = spark.read().format("delta").load(facts).where("event IS NULL AND batch_id = 3").first();
+    assertThat((Long) rebuilt.getAs("rows")).isEqualTo(lost.getLong(0));
+    assertThat((String) rebuilt.getAs("min_lsn")).isEqualTo(lost.getString(1));
+    assertThat((String) rebuilt.getAs("max_lsn")).isEqualTo(lost.getString(2));
+    assertThat((String) rebuilt.getAs("detail")).contains("facts row rebuilt from " + bronze
+        + " after the process ended before its facts commit: figures of the read unknown");
+    assertThat((Object) rebuilt.getAs("read_seconds")).isNull();
+  }
+
+  @Test
+  void stoppingARunningQueryLeavesEveryFactsRowWritten() throws Exception {
+    history(1, 6);
+    StreamingQuery q = stream("maxCommitsPerBatch", "3").writeStream().foreachBatch(sink("orders"))
+        .trigger(Trigger.ProcessingTime(100)).option("checkpointLocation", tmp.resolve("ckpt").toString()).start();
+    q.processAllAvailable();
+    long last = java.util.Arrays.stream(q.recentProgress()).filter(p -> p.numInputRows() > 0)
+        .mapToLong(p -> p.batchId()).max().orElseThrow();
+    // The last batch's facts commit is likely still in flight here: stop() interrupts the query's thread, and the
+    // source's stop waits for the commit through the interrupt.
+    q.stop();
+    List<Long> batches = factsBatches();
+    assertThat(batches).isEqualTo(java.util.stream.LongStream.range(0, batches.size()).boxed().toList());
+    assertThat(batches).contains(last);
+    factsMatchBronze();
+  }
+
+  @Test
+  void aFailedFactsCommitIsWrittenAgainByTheNextBatch() throws Exception {
+    history(1, 6);
+    run(factsFailing(1, 1), tmp.resolve("ckpt"), "maxCommitsPerBatch", "3");
+    assertThat(factsBatches()).containsExactly(0L, 1L, 2L, 3L);
+    assertThat(bronzeChanges()).hasSize(sourceChanges().size());
+    factsMatchBronze();
+    Row second = spark.read().format("delta").load(facts).where("event IS NULL AND batch_id = 1").first();
+    assertThat((Object) second.getAs("read_seconds")).as("the figures of the read kept").isNotNull();
+  }
+
+  @Test
+  void aFactsCommitFailingTwiceFailsTheNextBatchAndTheRestartRebuildsIt() throws Exception {
+    history(1, 6);
+    Path ckpt = tmp.resolve("ckpt");
+    assertThatThrownBy(() -> run(factsFailing(1, 2), ckpt, "maxCommitsPerBatch", "3"))
+        .hasStackTraceContaining("MSSQL_CDC-708")
+        .hasStackTraceContaining("The facts row of batch 1 of app_id 'orders' could not be appended to " + facts
+            + " (twice; bronze holds the batch): simulated failure of the facts commit of batch 1. Fix the cause")
+        .hasStackTraceContaining("restart the query on the same checkpoint: its first batch rebuilds the missing row"
+            + " from bronze.");
+    assertThat(factsBatches()).containsExactly(0L);
+    run(sink("orders"), ckpt, "maxCommitsPerBatch", "3");
+    assertThat(factsBatches()).containsExactly(0L, 1L, 2L, 3L);
+    assertThat(bronzeChanges()).hasSize(sourceChanges().size());
+    assertThat(new HashSet<>(bronzeChanges())).isEqualTo(sourceChanges());
+    factsMatchBronze();
+  }
+
   @Test
   void aCrashBeforeTheBronzeCommitWritesTheBatchOnRestart() throws Exception {
     history(1, 6);

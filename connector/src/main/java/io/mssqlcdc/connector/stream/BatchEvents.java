@@ -36,6 +36,8 @@ public final class BatchEvents {
   private static final Map<String, ConcurrentSkipListMap<Long, BatchReport>> REPORTS = new ConcurrentHashMap<>();
   /** Stopped queries, oldest first: their reports are dropped beyond {@link #KEEP_TERMINATED}. */
   private static final LinkedHashSet<String> TERMINATED = new LinkedHashSet<>();
+  /** What runs when a query's source stops, by query id and then by the caller's key (run once, then dropped). */
+  private static final Map<String, Map<Object, Runnable>> ON_STOP = new ConcurrentHashMap<>();
 
   private BatchEvents() {}
 
@@ -61,9 +63,31 @@ public final class BatchEvents {
     }
   }
 
-  /** Query {@code queryId} stopped: its reports go once {@link #KEEP_TERMINATED} later queries stopped. */
-  static synchronized void terminated(String queryId) {
-    if (queryId == null || !REPORTS.containsKey(queryId)) {
+  /**
+   * Runs {@code hook} when query {@code queryId}'s source stops: on the query's own thread, before
+   * {@code awaitTermination()} returns (Spark stops a query's sources before it counts the query
+   * terminated), whether the query ended, failed or was stopped. One hook per {@code key}: a second
+   * registration under the same key replaces the first. A sink that hands work to another thread
+   * waits for it here ({@code DeltaSink}'s facts commit).
+   */
+  public static void whenStopped(String queryId, Object key, Runnable hook) {
+    ON_STOP.computeIfAbsent(queryId, q -> new ConcurrentHashMap<>()).put(key, hook);
+  }
+
+  /** Query {@code queryId} stopped: its stop hooks run, its reports go once {@link #KEEP_TERMINATED} later queries stopped. */
+  static void terminated(String queryId) {
+    if (queryId == null) {
+      return;
+    }
+    Map<Object, Runnable> hooks = ON_STOP.remove(queryId);
+    if (hooks != null) {
+      hooks.values().forEach(Runnable::run);
+    }
+    forget(queryId);
+  }
+
+  private static synchronized void forget(String queryId) {
+    if (!REPORTS.containsKey(queryId)) {
       return;
     }
     TERMINATED.remove(queryId);

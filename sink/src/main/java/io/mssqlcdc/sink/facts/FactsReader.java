@@ -1,6 +1,8 @@
 package io.mssqlcdc.sink.facts;
 
+import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.max;
 
 import io.mssqlcdc.sink.tables.DeltaTables;
 import io.mssqlcdc.sink.tables.TableRef;
@@ -36,6 +38,19 @@ public final class FactsReader {
         .limit(1)
         .collectAsList();
     return r.isEmpty() ? OptionalLong.empty() : OptionalLong.of(r.get(0).getLong(0));
+  }
+
+  /**
+   * The largest LSN any row of {@code sinkId} names ({@code end_lsn}, else {@code max_lsn}: a batch's
+   * end, or a snapshot event's LSN): every change a later batch of that sink id holds is above it.
+   * Null when no row names one.
+   */
+  public static String lastLsn(SparkSession spark, TableRef facts, String sinkId) {
+    Row r = rows(spark, facts)
+        .where(col(FactsColumn.APP_ID.column()).equalTo(sinkId))
+        .agg(max(coalesce(col(FactsColumn.END_LSN.column()), col(FactsColumn.MAX_LSN.column()))))
+        .first();
+    return r.isNullAt(0) ? null : r.getString(0);
   }
 
   /** Rows of events {@code events} about {@code target} (matched exactly, as the reference does). */
