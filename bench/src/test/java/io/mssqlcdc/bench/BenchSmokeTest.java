@@ -140,6 +140,8 @@ class BenchSmokeTest {
       List<?> sinkJobs = (List<?>) f.details().get("jobsPerSteadyBatch.DeltaSink");
       assertThat(sinkJobs).hasSize(config.heavyReps());
       assertThat(sinkJobs).allSatisfy(j -> assertThat((Double) j).isBetween(1.0, 5.0));
+      assertThat((List<?>) f.details().get("tailSeconds.DeltaSink")).hasSize(config.heavyReps())
+          .allSatisfy(t -> assertThat((Double) t).isNotNegative());
       assertThat((List<?>) f.details().get("jobsPerSteadyBatch.Delta streaming sink"))
           .allSatisfy(j -> assertThat((Double) j).isBetween(1.0, 5.0));
       assertThat(map(f.checks().get("facts"))).containsEntry("rows", runs * BronzeIngestCase.BATCHES)
@@ -149,7 +151,8 @@ class BenchSmokeTest {
     for (String t : List.of("narrow", "wide")) {
       names.add(t.equals("narrow") ? "narrow, 5 columns" : "wide, 90 columns");
       for (String n : List.of(": vs idempotent foreachBatch append", ": limit, cached appends",
-          ": the sink's own cost", ": Delta's price of exactly-once", ": ceiling, no sink cost", ": a run's first batch")) {
+          ": the sink's own cost", ": Delta's price of exactly-once", ": ceiling, no sink cost", ": with the stream's end",
+          ": a run's first batch")) {
         names.add(t + n);
       }
     }
