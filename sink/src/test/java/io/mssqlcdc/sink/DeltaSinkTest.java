@@ -8,7 +8,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.mssqlcdc.client.ChangeQuery;
 import io.mssqlcdc.fake.FakeCdcDatabase;
 import io.mssqlcdc.lsn.Lsn;
+import io.mssqlcdc.sink.facts.FactsColumn;
+import io.mssqlcdc.sink.facts.FactsRow;
 import io.mssqlcdc.sink.facts.FactsTable;
+import io.mssqlcdc.sink.facts.FactsWriter;
 import io.mssqlcdc.sink.tables.DeltaTables;
 import io.mssqlcdc.sink.tables.TableRef;
 import java.nio.file.Path;
@@ -345,6 +348,12 @@ class DeltaSinkTest {
         .agg(functions.count("*"), functions.min("_start_lsn"), functions.max("_start_lsn")).first();
     assertThat(lost.getLong(0)).isPositive();
 
+    // A backfill beside the stream writes its chunk rows under the stream's app id, with the source's max_lsn read
+    // after the chunk: ahead of the stream, and no bound for the rebuild.
+    FactsWriter.write(spark, TableRef.of(facts), List.of(new FactsRow().set(FactsColumn.APP_ID, "orders")
+        .set(FactsColumn.EVENT, "snapshot_chunk").set(FactsColumn.ROWS, 0L).set(FactsColumn.MIN_LSN, lost.getString(1))
+        .set(FactsColumn.MAX_LSN, "0xFFFFFFFF00000000FFFF").set(FactsColumn.END_LSN, "0xFFFFFFFF00000000FFFF")
+        .set(FactsColumn.TARGET, bronze)), null, 0);
     history(7, 2);
     run(sink("orders"), ckpt, "maxCommitsPerBatch", "3");
     // Batch 4, the run's first, finds the facts one batch short: batch 3's row is rebuilt from bronze.

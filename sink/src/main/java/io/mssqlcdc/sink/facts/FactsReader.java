@@ -3,11 +3,13 @@ package io.mssqlcdc.sink.facts;
 import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.max;
+import static org.apache.spark.sql.functions.when;
 
 import io.mssqlcdc.sink.tables.DeltaTables;
 import io.mssqlcdc.sink.tables.TableRef;
 import java.util.List;
 import java.util.OptionalLong;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -40,15 +42,23 @@ public final class FactsReader {
     return r.isEmpty() ? OptionalLong.empty() : OptionalLong.of(r.get(0).getLong(0));
   }
 
+  /** Events that start a sink id's stream: their LSN ({@code min_lsn}) is the snapshot the stream starts after. */
+  static final List<String> STREAM_STARTS = List.of("bootstrap", "resnapshot", "snapshot_open");
+
   /**
-   * The largest LSN any row of {@code sinkId} names ({@code end_lsn}, else {@code max_lsn}: a batch's
-   * end, or a snapshot event's LSN): every change a later batch of that sink id holds is above it.
-   * Null when no row names one.
+   * Where {@code sinkId}'s stream has read to, by its facts: the largest end of its micro-batches
+   * ({@code end_lsn}, else {@code max_lsn}), or, before any batch had one, the snapshot its stream
+   * starts after ({@code min_lsn} of a bootstrap, resnapshot or snapshot_open row). Every change a
+   * later batch of that sink id holds is above it. Not the LSNs of other events: a backfill's
+   * {@code snapshot_chunk} rows carry the sink id with the source's {@code max_lsn} read after the
+   * chunk, which can be ahead of the stream. Null when no row names one.
    */
   public static String lastLsn(SparkSession spark, TableRef facts, String sinkId) {
+    Column event = col(FactsColumn.EVENT.column());
     Row r = rows(spark, facts)
         .where(col(FactsColumn.APP_ID.column()).equalTo(sinkId))
-        .agg(max(coalesce(col(FactsColumn.END_LSN.column()), col(FactsColumn.MAX_LSN.column()))))
+        .agg(max(when(event.isNull(), coalesce(col(FactsColumn.END_LSN.column()), col(FactsColumn.MAX_LSN.column())))
+            .when(event.isin(STREAM_STARTS.toArray()), col(FactsColumn.MIN_LSN.column()))))
         .first();
     return r.isNullAt(0) ? null : r.getString(0);
   }
