@@ -64,11 +64,13 @@ import org.slf4j.LoggerFactory;
  * {@code format("mssql_cdc")}, without events) is made off the batch's path, on a thread of the
  * sink's ({@link FactsCommitter}, docs/decisions/0012): Spark commits the batch and plans the next
  * while it lands. One is in flight at most; the next batch's facts, a run's rewind check and the
- * query's stop wait for it, so rows land in batch order and a query that ended has every row. If
- * the process ends with one in flight after Spark committed its batch, the next run's first batch
- * finds the facts one batch short and rebuilds that row from bronze ({@link FactsRebuild}): its
- * counts and LSN range kept, the figures of the read NULL. A batch with events writes its facts on
- * its path, as do batches of other sources.
+ * query's stop wait for it (the stop for up to two minutes), so rows land in batch order. If the
+ * process ends with one in flight after Spark committed its batch, the next run's first batch
+ * finds the facts one batch short and rebuilds that row from bronze ({@link FactsRebuild}; the
+ * pipeline does the same when it closes the generation): its counts and LSN range kept, the
+ * figures of the read NULL. A batch with events writes its facts on its path, as do batches of
+ * other sources. A stop that interrupts the query's thread while it waits reaches Spark as an
+ * {@link InterruptedException}: the query ends as stopped.
  *
  * <p>Runs on the driver, on the query's thread; one instance serves one query.
  */
@@ -145,7 +147,7 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
   }
 
   @Override
-  public void call(Dataset<Row> batch, Long batchIdBoxed) {
+  public void call(Dataset<Row> batch, Long batchIdBoxed) throws InterruptedException {
     long batchId = batchIdBoxed;
     SparkSession spark = batch.sparkSession();
     LocalDateTime startedAt = LocalDateTime.now(ZoneOffset.UTC);
@@ -213,7 +215,11 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
         // A steady batch without events: its facts commit goes off the batch's path (decision 0012), after the
         // one in flight; the query's stop waits for it.
         String query = report.get().queryId();
-        BatchEvents.whenStopped(query, this, () -> committer().drainOnStop(spark, facts));
+        BatchEvents.whenStopped(query, this, () -> {
+          // The next run of this instance checks the facts first, whatever the wait below leaves behind.
+          lastWritten = -1;
+          committer().drainOnStop(spark, facts);
+        });
         committer().submit(spark, facts, batchId, factsRows, () -> step(Step.FACTS_COMMIT, batchId));
       } else {
         committer().drain(spark, facts);
@@ -245,7 +251,7 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
    * batch the planner did not count writes an empty bronze commit (its facts row says 0 rows).
    */
   private BatchFacts writeBronze(SparkSession spark, Dataset<Row> batch, long batchId, long plannedRows,
-      boolean follows) {
+      boolean follows) throws InterruptedException {
     boolean empty = plannedRows == 0 || (plannedRows < 0 && (!follows || lastEmpty) && batch.isEmpty());
     if (empty) {
       return BatchFacts.EMPTY;
@@ -274,7 +280,8 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
    * nothing completes it. {@code mustRun}: wait a little for a completion before concluding the
    * batch was not run (a steady batch, where a skip is an error).
    */
-  private static Optional<BatchFacts> observed(Observation o, boolean mustRun) {
+  private static Optional<BatchFacts> observed(Observation o, boolean mustRun) throws InterruptedException {
+    // An interrupt (the query's stop) goes to Spark as it is: Spark then ends the query as stopped, not failed.
     scala.concurrent.Future<?> f = o.future();
     if (!f.isCompleted() && mustRun) {
       try {
@@ -282,20 +289,12 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
             java.util.concurrent.TimeUnit.SECONDS));
       } catch (java.util.concurrent.TimeoutException e) {
         return Optional.empty();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("Interrupted while waiting for the batch's figures", e);
       }
     }
     if (!f.isCompleted()) {
       return Optional.empty();
     }
-    try {
-      return BatchFacts.from(o.getAsJava());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while waiting for the batch's figures", e);
-    }
+    return BatchFacts.from(o.getAsJava());
   }
 
   private void appendBronze(SparkSession spark, Dataset<Row> rows, long batchId) {
@@ -315,7 +314,7 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
 
   private FactsCommitter committer() {
     if (committer == null) {
-      committer = new FactsCommitter(sinkId);
+      committer = FactsCommitter.of(facts, sinkId);
     }
     return committer;
   }

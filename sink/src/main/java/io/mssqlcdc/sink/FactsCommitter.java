@@ -1,10 +1,14 @@
 package io.mssqlcdc.sink;
 
 import io.mssqlcdc.errors.SinkErrors;
+import io.mssqlcdc.sink.facts.FactsReader;
 import io.mssqlcdc.sink.facts.FactsRow;
 import io.mssqlcdc.sink.facts.FactsWriter;
 import io.mssqlcdc.sink.tables.TableRef;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -23,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * and when the query's source stops, so commits land in batch order and a query that ended leaves
  * nothing behind. A commit that failed is tried once more on the waiting thread; if that fails too
  * the caller's batch fails with the cause, and the next run rebuilds the row from bronze
- * ({@link FactsRebuild}).
+ * ({@link FactsRebuild}). The retry first checks that the row did not land after all. One
+ * committer serves a facts table and sink id per JVM ({@link #of}), so a later sink instance of
+ * the same stream waits for an earlier one's commit before its rewind check.
  *
  * <p>The thread runs its Spark jobs outside the query's job group (so stopping the query does not
  * cancel a commit it already owes) and marks them with {@link #JOB_PROPERTY}, the batch id.
@@ -39,14 +45,25 @@ final class FactsCommitter {
   /** How long the query's stop waits for a facts commit in flight. */
   static final long STOP_WAIT_SECONDS = 120;
 
+  /**
+   * One committer per facts table and sink id in this JVM: a new sink instance of the same stream
+   * (a restart in the same driver) waits for what an earlier one still has in flight.
+   */
+  private static final Map<String, FactsCommitter> BY_SINK = new ConcurrentHashMap<>();
+
   private final String sinkId;
   private ExecutorService thread;
   private Pending pending;
 
   private record Pending(long batchId, List<FactsRow> rows, Runnable beforeWrite, Future<?> done) {}
 
-  FactsCommitter(String sinkId) {
+  private FactsCommitter(String sinkId) {
     this.sinkId = sinkId;
+  }
+
+  /** The committer of {@code sinkId}'s rows in {@code facts}. */
+  static FactsCommitter of(TableRef facts, String sinkId) {
+    return BY_SINK.computeIfAbsent(facts.text() + "\u0000" + sinkId, k -> new FactsCommitter(sinkId));
   }
 
   /**
@@ -55,7 +72,7 @@ final class FactsCommitter {
    * (tests: a crash of the commit).
    */
   synchronized void submit(SparkSession spark, TableRef facts, long batchId, List<FactsRow> rows,
-      Runnable beforeWrite) {
+      Runnable beforeWrite) throws InterruptedException {
     drain(spark, facts);
     if (thread == null) {
       // One thread at most, gone after a minute idle (a pipeline of many streams holds no idle threads).
@@ -90,19 +107,17 @@ final class FactsCommitter {
    * Waits for the commit in flight, if any; one that failed is written again here, and if that
    * fails the batch's facts commit failure is thrown.
    */
-  synchronized void drain(SparkSession spark, TableRef facts) {
+  synchronized void drain(SparkSession spark, TableRef facts) throws InterruptedException {
     Pending p = pending;
     if (p == null) {
       return;
     }
     try {
+      // An interrupt (the query's stop) goes to Spark as it is, which ends the query as stopped; the commit goes
+      // on, and the source's stop waits for it.
       p.done().get();
       pending = null;
       return;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while waiting for the facts commit of batch " + p.batchId()
-          + " of " + sinkId + " (it goes on; the query's stop waits for it)", e);
     } catch (ExecutionException e) {
       LOG.warn("{}: the facts commit of batch {} failed ({}); writing it again", sinkId, p.batchId(),
           e.getCause().toString());
@@ -113,6 +128,12 @@ final class FactsCommitter {
   private void retry(SparkSession spark, TableRef facts, Pending p) {
     pending = null;
     try {
+      // A commit that reported a failure may have landed (an ambiguous storage response): written once only.
+      OptionalLong last = FactsReader.lastBatch(spark, facts, sinkId);
+      if (last.isPresent() && last.getAsLong() >= p.batchId()) {
+        LOG.info("{}: the facts row of batch {} landed after all; not written again", sinkId, p.batchId());
+        return;
+      }
       p.beforeWrite().run();
       FactsWriter.write(spark, facts, p.rows(), null, p.batchId());
     } catch (RuntimeException again) {

@@ -32,20 +32,37 @@ import org.slf4j.LoggerFactory;
  * When the count and the commit disagree the row says so and leaves the figures NULL rather than
  * guess.
  */
-final class FactsRebuild {
+public final class FactsRebuild {
   private static final Logger LOG = LoggerFactory.getLogger(FactsRebuild.class);
   private static final ObjectMapper JSON = new ObjectMapper();
-  /** How far back bronze's history is searched for the batch's commit (backfill waves commit beside it). */
-  static final int HISTORY_DEPTH = 100;
   private static final long NO_COMMIT = -1;
   private static final long UNCOUNTED = -2;
 
   private FactsRebuild() {}
 
+  /**
+   * For a stream that will not run again under {@code sinkId} (the pipeline opens a new checkpoint
+   * generation): when its facts end one batch short of {@code lastCommitted}, the last batch Spark
+   * committed, that batch's row rebuilt and appended. Returns whether it wrote one.
+   */
+  public static boolean closeGeneration(SparkSession spark, TableRef facts, TableRef bronze, String sinkId,
+      long lastCommitted) {
+    if (facts == null || !DeltaTables.exists(spark, facts)) {
+      return false;
+    }
+    java.util.OptionalLong last = FactsReader.lastBatch(spark, facts, sinkId);
+    if (last.isEmpty() || last.getAsLong() != lastCommitted - 1) {
+      return false;
+    }
+    io.mssqlcdc.sink.facts.FactsWriter.write(spark, facts, List.of(row(spark, facts, bronze, sinkId, lastCommitted)),
+        null, lastCommitted);
+    return true;
+  }
+
   static FactsRow row(SparkSession spark, TableRef facts, TableRef bronze, String sinkId, long batchId) {
     String floor = FactsReader.lastLsn(spark, facts, sinkId);
     BatchFacts counted = BatchFacts.EMPTY;
-    long committed = NO_COMMIT;
+    Commit committed = Commit.NONE;
     if (DeltaTables.exists(spark, bronze)) {
       Dataset<Row> all = DeltaTables.read(spark, bronze);
       List<String> columns = Arrays.asList(all.columns());
@@ -60,19 +77,23 @@ final class FactsRebuild {
       committed = committedRows(spark, bronze, sinkId, batchId);
     }
     String detail;
-    boolean agrees = committed == UNCOUNTED || (committed == NO_COMMIT ? counted.rows() == 0 : committed == counted.rows());
+    long n = committed.rows();
+    boolean agrees = n == UNCOUNTED || (n == NO_COMMIT ? counted.rows() == 0 : n == counted.rows());
     if (agrees) {
       detail = "facts row rebuilt from " + bronze.text() + " after the process ended before its facts commit:"
           + " figures of the read unknown";
     } else {
       detail = "facts row rebuilt after the process ended before its facts commit, but " + bronze.text() + " holds "
           + counted.rows() + " rows of batch " + batchId + " where its commit of the batch says "
-          + (committed == NO_COMMIT ? "nothing (no commit of it found)" : committed + " rows") + ": figures left NULL";
+          + (n == NO_COMMIT ? "nothing (no commit of it found)" : n + " rows") + ": figures left NULL";
       LOG.warn("{}: {}", sinkId, detail);
     }
     FactsRow r = new FactsRow().set(FactsColumn.APP_ID, sinkId).set(FactsColumn.BATCH_ID, batchId)
         .set(FactsColumn.TARGET, bronze.text())
-        .set(FactsColumn.DETAIL, BatchFactsRows.warningsJson(List.of(detail)));
+        .set(FactsColumn.DETAIL, BatchFactsRows.warningsJson(List.of(detail)))
+        // when bronze committed the batch (not now): readers that take a sink's newest row by written_at still see the
+        // batch after this one as the newest
+        .set(FactsColumn.WRITTEN_AT, committed.at());
     if (agrees) {
       r.set(FactsColumn.ROWS, counted.rows()).set(FactsColumn.MIN_LSN, counted.minLsn())
           .set(FactsColumn.MAX_LSN, counted.maxLsn()).set(FactsColumn.MIN_COMMIT_TS, counted.minCommitTs())
@@ -83,22 +104,30 @@ final class FactsRebuild {
     return r;
   }
 
+  /** Bronze's commit of a batch: the rows it wrote ({@link #NO_COMMIT}, {@link #UNCOUNTED}) and when. */
+  private record Commit(long rows, java.time.LocalDateTime at) {
+    static final Commit NONE = new Commit(NO_COMMIT, null);
+  }
+
   /**
-   * The rows bronze's commit of ({@code sinkId}, {@code batchId}) wrote; {@link #NO_COMMIT} when no
-   * such commit is found, {@link #UNCOUNTED} when it is but carries no row count.
+   * Bronze's commit of ({@code sinkId}, {@code batchId}), searched in its whole history (a crash path:
+   * backfill waves may have committed many times since): the rows it wrote and its time (UTC).
    */
-  private static long committedRows(SparkSession spark, TableRef bronze, String sinkId, long batchId) {
-    List<Row> history = DeltaTables.table(spark, bronze).history(HISTORY_DEPTH)
-        .select("userMetadata", "operationMetrics").collectAsList();
+  private static Commit committedRows(SparkSession spark, TableRef bronze, String sinkId, long batchId) {
+    List<Row> history = DeltaTables.table(spark, bronze).history()
+        .where(col("userMetadata").contains("\"app_id\":" + Json.quote(sinkId)))
+        .select("userMetadata", "operationMetrics", "timestamp").collectAsList();
     for (Row h : history) {
       if (h.isNullAt(0) || !names(h.getString(0), sinkId, batchId)) {
         continue;
       }
       Map<String, String> metrics = h.isNullAt(1) ? Map.of() : h.getJavaMap(1);
       String n = metrics.get("numOutputRows");
-      return n == null ? UNCOUNTED : Long.parseLong(n);
+      java.time.LocalDateTime at = h.isNullAt(2) ? null
+          : java.time.LocalDateTime.ofInstant(h.getTimestamp(2).toInstant(), java.time.ZoneOffset.UTC);
+      return new Commit(n == null ? UNCOUNTED : Long.parseLong(n), at);
     }
-    return NO_COMMIT;
+    return Commit.NONE;
   }
 
   private static boolean names(String userMetadata, String sinkId, long batchId) {

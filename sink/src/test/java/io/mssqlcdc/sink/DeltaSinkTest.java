@@ -372,19 +372,40 @@ class DeltaSinkTest {
   }
 
   @Test
-  void stoppingARunningQueryLeavesEveryFactsRowWritten() throws Exception {
+  void stoppingARunningQueryWaitsForTheFactsCommitInFlightAndEndsAsStopped() throws Exception {
     history(1, 6);
-    StreamingQuery q = stream("maxCommitsPerBatch", "3").writeStream().foreachBatch(sink("orders"))
-        .trigger(Trigger.ProcessingTime(100)).option("checkpointLocation", tmp.resolve("ckpt").toString()).start();
-    q.processAllAvailable();
-    long last = java.util.Arrays.stream(q.recentProgress()).filter(p -> p.numInputRows() > 0)
-        .mapToLong(p -> p.batchId()).max().orElseThrow();
-    // The last batch's facts commit is likely still in flight here: stop() interrupts the query's thread, and the
-    // source's stop waits for the commit through the interrupt.
+    Path ckpt = tmp.resolve("ckpt");
+    java.util.concurrent.CountDownLatch sourceStopped = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch inFlight = new java.util.concurrent.CountDownLatch(1);
+    // Every background facts commit waits until the query's source has stopped: batch 1's is in flight at the stop,
+    // and batch 2, if it gets that far, waits for it (the stop's interrupt arrives there or anywhere before).
+    DeltaSink sink = DeltaSink.builder().target(bronze).appId("orders").factsTable(facts)
+        .at(DeltaSink.Step.FACTS_COMMIT, (long batch) -> {
+          inFlight.countDown();
+          try {
+            assertThat(sourceStopped.await(2, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+          } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+          }
+        }).build();
+    StreamingQuery q = stream("maxCommitsPerBatch", "3").writeStream().foreachBatch((Dataset<Row> df, Long id) -> {
+      if (id == 0) { // registered before the sink's own stop hook, so it runs first
+        String query = SparkSession.active().sparkContext().getLocalProperty("sql.streaming.queryId");
+        io.mssqlcdc.connector.stream.BatchEvents.whenStopped(query, "test", sourceStopped::countDown);
+      }
+      sink.call(df, id);
+    }).trigger(Trigger.ProcessingTime(100)).option("checkpointLocation", ckpt.toString()).start();
+    assertThat(inFlight.await(2, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
     q.stop();
+    assertThat(q.exception().isEmpty()).as("the query ended as stopped, not failed").isTrue();
     List<Long> batches = factsBatches();
     assertThat(batches).isEqualTo(java.util.stream.LongStream.range(0, batches.size()).boxed().toList());
-    assertThat(batches).contains(last);
+    assertThat(batches).as("batch 1's facts commit, in flight at the stop, landed").contains(1L);
+
+    run(sink("orders"), ckpt, "maxCommitsPerBatch", "3");
+    assertThat(bronzeChanges()).hasSize(sourceChanges().size());
+    assertThat(new HashSet<>(bronzeChanges())).isEqualTo(sourceChanges());
+    assertThat(factsBatches()).isEqualTo(java.util.stream.LongStream.range(0, factsBatches().size()).boxed().toList());
     factsMatchBronze();
   }
 

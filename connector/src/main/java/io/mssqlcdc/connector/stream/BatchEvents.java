@@ -1,12 +1,17 @@
 package io.mssqlcdc.connector.stream;
 
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.spark.sql.SparkSession;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The driver-side registry a {@code foreachBatch} sink reads a batch's events and read metrics
@@ -28,6 +33,7 @@ import org.apache.spark.sql.SparkSession;
  * stay readable among the last {@link #KEEP_TERMINATED} stopped queries', then are dropped.
  */
 public final class BatchEvents {
+  private static final Logger LOG = LoggerFactory.getLogger(BatchEvents.class);
   static final int KEEP_BATCHES = 100;
   static final int KEEP_TERMINATED = 16;
   static final String QUERY_ID_KEY = "sql.streaming.queryId";
@@ -67,11 +73,15 @@ public final class BatchEvents {
    * Runs {@code hook} when query {@code queryId}'s source stops: on the query's own thread, before
    * {@code awaitTermination()} returns (Spark stops a query's sources before it counts the query
    * terminated), whether the query ended, failed or was stopped. One hook per {@code key}: a second
-   * registration under the same key replaces the first. A sink that hands work to another thread
+   * registration under the same key replaces the first; hooks run in the order they were first
+   * registered, each whatever the others do. A sink that hands work to another thread
    * waits for it here ({@code DeltaSink}'s facts commit).
    */
   public static void whenStopped(String queryId, Object key, Runnable hook) {
-    ON_STOP.computeIfAbsent(queryId, q -> new ConcurrentHashMap<>()).put(key, hook);
+    Map<Object, Runnable> hooks = ON_STOP.computeIfAbsent(queryId, q -> new LinkedHashMap<>());
+    synchronized (hooks) {
+      hooks.put(key, hook);
+    }
   }
 
   /** Query {@code queryId} stopped: its stop hooks run, its reports go once {@link #KEEP_TERMINATED} later queries stopped. */
@@ -80,10 +90,23 @@ public final class BatchEvents {
       return;
     }
     Map<Object, Runnable> hooks = ON_STOP.remove(queryId);
+    List<Runnable> run = new ArrayList<>();
     if (hooks != null) {
-      hooks.values().forEach(Runnable::run);
+      synchronized (hooks) {
+        run.addAll(hooks.values());
+      }
     }
-    forget(queryId);
+    try {
+      for (Runnable r : run) { // in the order they were registered; one that fails does not keep the others from running
+        try {
+          r.run();
+        } catch (RuntimeException e) {
+          LOG.error("mssql_cdc: a stop hook of query {} failed: {}", queryId, e.toString());
+        }
+      }
+    } finally {
+      forget(queryId);
+    }
   }
 
   private static synchronized void forget(String queryId) {

@@ -130,6 +130,11 @@ public final class CheckpointDir {
     return exists(new Path(generation(n) + "/metadata"));
   }
 
+  /** The id of the last batch Spark committed in generation {@code n}'s checkpoint; empty when none. */
+  public OptionalLong lastCommittedBatch(int n) {
+    return highestNumeric(new Path(generation(n) + "/commits"));
+  }
+
   /**
    * The source offset of the last batch Spark committed in generation {@code n}'s checkpoint:
    * the highest numeric file in {@code commits/}, then line 3 of {@code offsets/<that>} (line 1

@@ -6,6 +6,7 @@ import io.mssqlcdc.errors.SinkErrors;
 import io.mssqlcdc.lsn.Lsn;
 import io.mssqlcdc.options.StartingPosition;
 import io.mssqlcdc.sink.AppIds;
+import io.mssqlcdc.sink.FactsRebuild;
 import io.mssqlcdc.sink.facts.FactsReader;
 import io.mssqlcdc.sink.facts.FactsWriter;
 import io.mssqlcdc.sink.pipeline.GenerationState.StartOffset;
@@ -16,6 +17,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.apache.spark.sql.SparkSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -102,6 +104,14 @@ final class Recovery {
     }
     LOG.warn("{}. Re-snapshotting {} into generation {} ({}).", lost, target, g, ids.sinkId(g));
     checkpoint.writeState(state.recovering(start.get()));
+    // Generation n will not run again: a facts row its last batch did not live to commit (decision 0012) is
+    // rebuilt now, as its own next batch would have.
+    OptionalLong lastBatch = checkpoint.lastCommittedBatch(n);
+    if (lastBatch.isPresent() && FactsRebuild.closeGeneration(spark, facts, target, ids.sinkId(n),
+        lastBatch.getAsLong())) {
+      LOG.info("{}: rebuilt the facts row of batch {} of {} from bronze before closing its generation", target,
+          lastBatch.getAsLong(), ids.sinkId(n));
+    }
 
     Instant lostFrom = start.get().commitInstant().orElse(null);
     Instant lostTo = client.commitTime(loss.get().low()).or(() -> client.commitTimeAtOrBefore(loss.get().low()))
