@@ -35,11 +35,14 @@ import java.util.Set;
  * @param bronzeBatchRows rows per micro-batch of the bronze case's large narrow runs (beside the 4,000-row
  *     one: fixed per-batch and per-row costs are different problems); each is a narrow table of
  *     {@link io.mssqlcdc.bench.cases.BronzeIngestCase#LARGE_BATCHES} batches of that size
+ * @param bronzeBatches micro-batches per run of the bronze case's narrow and wide streams (5: the
+ *     fixtures above in batches of a fifth; more: the same batch size, more of them, so a run's first
+ *     batch and its end weigh less)
  */
 public record BenchConfig(
     Path out, Path data, List<String> cases, int reps, int warmups, int narrowRows, int wideRows,
     int bronzeNarrowRows, int bronzeWideRows, int bigTxRows, int smallTxRows, int latencySeconds, int idleTriggers,
-    int microRows, int jdbcRows, int silverChanges, int silverBatch, List<Integer> bronzeBatchRows) {
+    int microRows, int jdbcRows, int silverChanges, int silverBatch, List<Integer> bronzeBatchRows, int bronzeBatches) {
 
   /** Repetitions of the slow cases at most. */
   public static final int HEAVY_REPS = 3;
@@ -56,7 +59,7 @@ public record BenchConfig(
   /** The defaults: the README command. */
   public static BenchConfig defaults(Path out, Path data) {
     return new BenchConfig(out, data, ALL_CASES, 3, 1, 200_000, 20_000, 20_000, 2_000, 5_000_000, 500_000, 10, 5,
-        200_000, 100_000, 1_000_000, 1_000, List.of(100_000, 1_000_000));
+        200_000, 100_000, 1_000_000, 1_000, List.of(100_000, 1_000_000), 5);
   }
 
   /**
@@ -66,7 +69,7 @@ public record BenchConfig(
    */
   public static BenchConfig tiny(Path out, Path data) {
     return new BenchConfig(out, data, ALL_CASES, 1, 0, 3_000, 400, 3_000, 400, 20_000, 2_000, 1, 2, 3_000, 2_000, 2_500, 50,
-        List.of());
+        List.of(), 5);
   }
 
   /** {@code defaults} with {@code key=value} arguments applied. */
@@ -114,12 +117,21 @@ public record BenchConfig(
         intArg(given, "latencySeconds", c.latencySeconds()), intArg(given, "idleTriggers", c.idleTriggers()),
         intArg(given, "microRows", scaled(c.microRows(), scale)), intArg(given, "jdbcRows", scaled(c.jdbcRows(), scale)),
         intArg(given, "silverChanges", scaled(c.silverChanges(), scale)), intArg(given, "silverBatch", c.silverBatch()),
-        given.containsKey("bronzeBatchRows") ? intList(given, "bronzeBatchRows") : c.bronzeBatchRows());
+        given.containsKey("bronzeBatchRows") ? intList(given, "bronzeBatchRows") : c.bronzeBatchRows(),
+        positive(given, "bronzeBatches", c.bronzeBatches()));
+  }
+
+  private static int positive(Map<String, String> given, String key, int otherwise) {
+    int n = intArg(given, key, otherwise);
+    if (n <= 0) {
+      throw new IllegalArgumentException("Argument " + key + "=" + given.get(key) + " must be a positive integer");
+    }
+    return n;
   }
 
   private static final List<String> KEYS = List.of("out", "data", "profile", "scale", "cases", "reps", "warmups",
       "narrowRows", "wideRows", "bronzeNarrowRows", "bronzeWideRows", "bigTxRows", "smallTxRows", "latencySeconds", "idleTriggers", "microRows", "jdbcRows",
-      "silverChanges", "silverBatch", "bronzeBatchRows");
+      "silverChanges", "silverBatch", "bronzeBatchRows", "bronzeBatches");
 
   private static int scaled(int n, double scale) {
     return (int) Math.max(1, Math.round(n * scale));
@@ -157,6 +169,6 @@ public record BenchConfig(
   public BenchConfig withCases(List<String> c) {
     return new BenchConfig(out, data, List.copyOf(c), reps, warmups, narrowRows, wideRows, bronzeNarrowRows,
         bronzeWideRows, bigTxRows, smallTxRows, latencySeconds, idleTriggers, microRows, jdbcRows, silverChanges,
-        silverBatch, bronzeBatchRows);
+        silverBatch, bronzeBatchRows, bronzeBatches);
   }
 }

@@ -53,6 +53,12 @@ public record Fixture(String name, String table, List<String> columns, boolean k
     return new Fixture("wide-" + rows, "wide", List.copyOf(cols), true, rows, Math.max(1, Math.min(5_000, rows / 20)));
   }
 
+  /** The wide table in commits of {@code rowsPerCommit} rows (the bronze case's longer runs). */
+  public static Fixture wide(int rows, int rowsPerCommit) {
+    Fixture w = wide(rows);
+    return new Fixture(w.name() + "x" + rowsPerCommit, w.table(), w.columns(), true, rows, rowsPerCommit);
+  }
+
   /** One transaction of {@code rows} rows: id int, payload varchar(100) (100 characters), no key. */
   public static Fixture bigTransaction(int rows) {
     return new Fixture("tx-" + rows, "tx", List.of("id int", "payload varchar(100)"), false, rows, rows);

@@ -107,6 +107,7 @@ public final class Report {
     c.put("bronzeNarrowRows", config.bronzeNarrowRows());
     c.put("bronzeWideRows", config.bronzeWideRows());
     c.put("bronzeBatchRows", config.bronzeBatchRows());
+    c.put("bronzeBatches", config.bronzeBatches());
     c.put("jdbcRows", config.jdbcRows());
     c.put("silverChanges", config.silverChanges());
     c.put("silverBatch", config.silverBatch());

@@ -54,7 +54,8 @@ import org.apache.spark.storage.StorageLevel;
  * {@code foreachBatch} append (the sink's own cost; against the cached appends the "ceiling" any
  * sink reading this source can reach).
  *
- * <p>The default runs cover 4,000 rows a batch (narrow) and 400 (wide) in {@link #BATCHES} batches,
+ * <p>The default runs cover 4,000 rows a batch (narrow) and 400 (wide) in {@link #BATCHES} batches
+ * ({@code bronzeBatches}: more batches of the same size),
  * and the large narrow sizes of {@code bronzeBatchRows} (100,000 and 1,000,000 rows a batch) in
  * {@link #LARGE_BATCHES}: fixed per-batch and per-row costs are different problems. Each streaming
  * variant's Spark jobs per steady batch (and in its first batch) are counted from the session's
@@ -86,8 +87,14 @@ public final class BronzeIngestCase implements BenchCase {
   @Override
   public List<Figure> run(BenchContext ctx) {
     List<Figure> out = new ArrayList<>();
-    out.addAll(compare(ctx, Fixture.narrow(ctx.config().bronzeNarrowRows()), "narrow, 5 columns", "narrow", BATCHES));
-    out.addAll(compare(ctx, Fixture.wide(ctx.config().bronzeWideRows()), "wide, 90 columns", "wide", BATCHES));
+    int batches = ctx.config().bronzeBatches();
+    int narrow = ctx.config().bronzeNarrowRows();
+    int wide = ctx.config().bronzeWideRows();
+    // More batches than BATCHES: the same batch size (a fifth of the fixture's rows, 4 commits), more of them.
+    out.addAll(compare(ctx, batches == BATCHES ? Fixture.narrow(narrow)
+        : Fixture.narrow(narrow / BATCHES * batches, Math.max(1, narrow / 20)), "narrow, 5 columns" + runs(batches), "narrow", batches));
+    out.addAll(compare(ctx, batches == BATCHES ? Fixture.wide(wide)
+        : Fixture.wide(wide / BATCHES * batches, Math.max(1, wide / 20)), "wide, 90 columns" + runs(batches), "wide", batches));
     for (int perBatch : ctx.config().bronzeBatchRows()) {
       // 4 commits a batch, LARGE_BATCHES batches: every micro-batch holds exactly perBatch rows
       int perCommit = Math.max(1, perBatch / 4);
@@ -96,6 +103,10 @@ public final class BronzeIngestCase implements BenchCase {
       out.addAll(compare(ctx, f, "narrow, " + size + " rows a batch", "narrow " + size, LARGE_BATCHES));
     }
     return out;
+  }
+
+  private static String runs(int batches) {
+    return batches == BATCHES ? "" : ", " + batches + " batches a run";
   }
 
   private List<Figure> compare(BenchContext ctx, Fixture f, String label, String shortLabel, int batches) {
