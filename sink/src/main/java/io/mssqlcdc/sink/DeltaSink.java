@@ -99,6 +99,8 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
   private String columnMappingMode;
   private List<String> carriedWarnings = List.of();
   private boolean warnedNoReport;
+  /** The query whose stop hook this instance registered (decision 0012), until the hook runs. */
+  private volatile String stopHookQuery;
 
   /**
    * Called after a batch's bronze commit and its facts commit, before Spark commits the batch; a
@@ -173,7 +175,7 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
         throw SinkErrors.checkpointRewound(facts.text(), last.getAsLong(), sinkId, batchId);
       }
       factsHold = last.isPresent() && batchId == last.getAsLong();
-      if (last.isPresent() && batchId == last.getAsLong() + 2) {
+      if (FactsRebuild.lastRowLost(last, batchId - 1)) {
         // Spark committed the batch before this one, whose facts commit was in flight when the process ended.
         rebuilt = List.of(FactsRebuild.row(spark, facts, target, sinkId, batchId - 1));
       }
@@ -215,11 +217,17 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
         // A steady batch without events: its facts commit goes off the batch's path (decision 0012), after the
         // one in flight; the query's stop waits for it.
         String query = report.get().queryId();
-        BatchEvents.whenStopped(query, this, () -> {
-          // The next run of this instance checks the facts first, whatever the wait below leaves behind.
-          lastWritten = -1;
-          committer().drainOnStop(spark, facts);
-        });
+        if (!query.equals(stopHookQuery)) {
+          // Once per run: the source's stop runs the hook and then forgets it.
+          stopHookQuery = query;
+          BatchEvents.whenStopped(query, this, () -> {
+            // The next run of this instance checks the facts first (and registers again), whatever the wait below
+            // leaves behind.
+            lastWritten = -1;
+            stopHookQuery = null;
+            committer().drainOnStop(spark, facts);
+          });
+        }
         committer().submit(spark, facts, batchId, factsRows, () -> step(Step.FACTS_COMMIT, batchId));
       } else {
         committer().drain(spark, facts);

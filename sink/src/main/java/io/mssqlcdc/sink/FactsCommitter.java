@@ -119,13 +119,13 @@ final class FactsCommitter {
       pending = null;
       return;
     } catch (ExecutionException e) {
-      LOG.warn("{}: the facts commit of batch {} failed ({}); writing it again", sinkId, p.batchId(),
-          e.getCause().toString());
+      retryFailed(spark, facts, p, e.getCause());
     }
-    retry(spark, facts, p);
   }
 
-  private void retry(SparkSession spark, TableRef facts, Pending p) {
+  /** Writes a failed background commit again on this thread; throws the batch's failure if that fails too. */
+  private void retryFailed(SparkSession spark, TableRef facts, Pending p, Throwable cause) {
+    LOG.warn("{}: the facts commit of batch {} failed ({}); writing it again", sinkId, p.batchId(), cause.toString());
     pending = null;
     try {
       // A commit that reported a failure may have landed (an ambiguous storage response): written once only.
@@ -166,10 +166,8 @@ final class FactsCommitter {
               + " lands, the next run rebuilds the row from bronze", sinkId, p.batchId(), STOP_WAIT_SECONDS);
           return;
         } catch (ExecutionException e) {
-          LOG.warn("{}: the facts commit of batch {} failed ({}); writing it again", sinkId, p.batchId(),
-              e.getCause().toString());
           try {
-            retry(spark, facts, p);
+            retryFailed(spark, facts, p, e.getCause());
           } catch (RuntimeException again) {
             LOG.error("{}: the facts row of batch {} was not written ({}); the next run rebuilds it from bronze",
                 sinkId, p.batchId(), again.getMessage());

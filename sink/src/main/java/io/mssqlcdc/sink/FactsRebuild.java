@@ -50,13 +50,21 @@ public final class FactsRebuild {
     if (facts == null || !DeltaTables.exists(spark, facts)) {
       return false;
     }
-    java.util.OptionalLong last = FactsReader.lastBatch(spark, facts, sinkId);
-    if (last.isEmpty() || last.getAsLong() != lastCommitted - 1) {
+    if (!lastRowLost(FactsReader.lastBatch(spark, facts, sinkId), lastCommitted)) {
       return false;
     }
     io.mssqlcdc.sink.facts.FactsWriter.write(spark, facts, List.of(row(spark, facts, bronze, sinkId, lastCommitted)),
         null, lastCommitted);
     return true;
+  }
+
+  /**
+   * Whether the facts, whose last batch of the sink id is {@code lastFacts}, end exactly one batch
+   * short of {@code lastCommitted}, the last batch Spark committed: that batch's facts commit was in
+   * flight when the process ended (decision 0012), and its row is to be rebuilt.
+   */
+  static boolean lastRowLost(java.util.OptionalLong lastFacts, long lastCommitted) {
+    return lastFacts.isPresent() && lastFacts.getAsLong() == lastCommitted - 1;
   }
 
   static FactsRow row(SparkSession spark, TableRef facts, TableRef bronze, String sinkId, long batchId) {
