@@ -88,6 +88,14 @@ def test_a_bad_policy_fails_in_the_setter(spark):
     assert "onDataLoss" in str(e.value) and "'ignore'" in str(e.value)
 
 
+def test_a_negative_facts_commit_interval_fails_in_the_setter(spark):
+    assert CdcStream.builder(spark).factsCommitIntervalSeconds(0) is not None
+    with pytest.raises(CdcError) as e:
+        CdcStream.builder(spark).factsCommitIntervalSeconds(-1)
+    assert e.value.code == "MSSQL_CDC-100"
+    assert "factsCommitIntervalSeconds" in str(e.value) and "'-1.0'" in str(e.value)
+
+
 def test_snapshot_returns_the_stamp_bronze_already_holds(spark, pipeline_run):
     stamp = pipeline_run["builder"]().snapshot(pipeline_run["bronze"], False)
     bronze = spark.read.format("delta").load(pipeline_run["bronze"])

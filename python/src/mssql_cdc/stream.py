@@ -70,6 +70,10 @@ class CdcStreamBuilder(_gateway.JvmBuilder):
         """At most one automatic re-snapshot per this many days (default 7); 0 re-snapshots now."""
         return self._set("resnapshotIntervalDays", float(days))
 
+    def factsCommitIntervalSeconds(self, seconds: float) -> "CdcStreamBuilder":  # noqa: N802
+        """How often at most steady batches' facts rows are committed (default 5; 0: every batch)."""
+        return self._set("factsCommitIntervalSeconds", float(seconds))
+
     def snapshotOnSwitch(self, snapshot_on_switch: bool = True) -> "CdcStreamBuilder":  # noqa: N802
         """After the batch that first reads a newer capture instance, append a full snapshot."""
         return self._set("snapshotOnSwitch", bool(snapshot_on_switch))

@@ -38,11 +38,14 @@ import java.util.Set;
  * @param bronzeBatches micro-batches per run of the bronze case's narrow and wide streams (5: the
  *     fixtures above in batches of a fifth; more: the same batch size, more of them, so a run's first
  *     batch and its end weigh less)
+ * @param factsCommitMillis the bronze and latency cases' {@code DeltaSink} facts commit interval, ms
+ *     (docs/decisions/0013; default the sink's own, 0: a facts commit per batch as decision 0012 had it)
  */
 public record BenchConfig(
     Path out, Path data, List<String> cases, int reps, int warmups, int narrowRows, int wideRows,
     int bronzeNarrowRows, int bronzeWideRows, int bigTxRows, int smallTxRows, int latencySeconds, int idleTriggers,
-    int microRows, int jdbcRows, int silverChanges, int silverBatch, List<Integer> bronzeBatchRows, int bronzeBatches) {
+    int microRows, int jdbcRows, int silverChanges, int silverBatch, List<Integer> bronzeBatchRows, int bronzeBatches,
+    long factsCommitMillis) {
 
   /** Repetitions of the slow cases at most. */
   public static final int HEAVY_REPS = 3;
@@ -59,7 +62,8 @@ public record BenchConfig(
   /** The defaults: the README command. */
   public static BenchConfig defaults(Path out, Path data) {
     return new BenchConfig(out, data, ALL_CASES, 3, 1, 200_000, 20_000, 20_000, 2_000, 5_000_000, 500_000, 10, 5,
-        200_000, 100_000, 1_000_000, 1_000, List.of(100_000, 1_000_000), 5);
+        200_000, 100_000, 1_000_000, 1_000, List.of(100_000, 1_000_000), 5,
+        io.mssqlcdc.sink.DeltaSink.DEFAULT_FACTS_COMMIT_INTERVAL.toMillis());
   }
 
   /**
@@ -69,7 +73,7 @@ public record BenchConfig(
    */
   public static BenchConfig tiny(Path out, Path data) {
     return new BenchConfig(out, data, ALL_CASES, 1, 0, 3_000, 400, 3_000, 400, 20_000, 2_000, 1, 2, 3_000, 2_000, 2_500, 50,
-        List.of(), 5);
+        List.of(), 5, io.mssqlcdc.sink.DeltaSink.DEFAULT_FACTS_COMMIT_INTERVAL.toMillis());
   }
 
   /** {@code defaults} with {@code key=value} arguments applied. */
@@ -118,7 +122,22 @@ public record BenchConfig(
         intArg(given, "microRows", scaled(c.microRows(), scale)), intArg(given, "jdbcRows", scaled(c.jdbcRows(), scale)),
         intArg(given, "silverChanges", scaled(c.silverChanges(), scale)), intArg(given, "silverBatch", c.silverBatch()),
         given.containsKey("bronzeBatchRows") ? intList(given, "bronzeBatchRows") : c.bronzeBatchRows(),
-        positive(given, "bronzeBatches", c.bronzeBatches()));
+        positive(given, "bronzeBatches", c.bronzeBatches()),
+        given.containsKey("factsCommitSeconds") ? millis(given, "factsCommitSeconds") : c.factsCommitMillis());
+  }
+
+  private static long millis(Map<String, String> given, String key) {
+    String v = given.get(key);
+    double seconds;
+    try {
+      seconds = Double.parseDouble(v);
+    } catch (NumberFormatException e) {
+      seconds = -1;
+    }
+    if (!(seconds >= 0) || Double.isInfinite(seconds)) {
+      throw new IllegalArgumentException("Argument " + key + "=" + v + " must be a number of seconds, 0 or more");
+    }
+    return Math.round(seconds * 1000);
   }
 
   private static int positive(Map<String, String> given, String key, int otherwise) {
@@ -131,7 +150,7 @@ public record BenchConfig(
 
   private static final List<String> KEYS = List.of("out", "data", "profile", "scale", "cases", "reps", "warmups",
       "narrowRows", "wideRows", "bronzeNarrowRows", "bronzeWideRows", "bigTxRows", "smallTxRows", "latencySeconds", "idleTriggers", "microRows", "jdbcRows",
-      "silverChanges", "silverBatch", "bronzeBatchRows", "bronzeBatches");
+      "silverChanges", "silverBatch", "bronzeBatchRows", "bronzeBatches", "factsCommitSeconds");
 
   private static int scaled(int n, double scale) {
     return (int) Math.max(1, Math.round(n * scale));
@@ -169,6 +188,6 @@ public record BenchConfig(
   public BenchConfig withCases(List<String> c) {
     return new BenchConfig(out, data, List.copyOf(c), reps, warmups, narrowRows, wideRows, bronzeNarrowRows,
         bronzeWideRows, bigTxRows, smallTxRows, latencySeconds, idleTriggers, microRows, jdbcRows, silverChanges,
-        silverBatch, bronzeBatchRows, bronzeBatches);
+        silverBatch, bronzeBatchRows, bronzeBatches, factsCommitMillis);
   }
 }

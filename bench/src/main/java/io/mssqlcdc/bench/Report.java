@@ -108,6 +108,7 @@ public final class Report {
     c.put("bronzeWideRows", config.bronzeWideRows());
     c.put("bronzeBatchRows", config.bronzeBatchRows());
     c.put("bronzeBatches", config.bronzeBatches());
+    c.put("factsCommitMillis", config.factsCommitMillis());
     c.put("jdbcRows", config.jdbcRows());
     c.put("silverChanges", config.silverChanges());
     c.put("silverBatch", config.silverBatch());

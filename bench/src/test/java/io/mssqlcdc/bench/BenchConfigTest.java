@@ -19,6 +19,15 @@ class BenchConfigTest {
   }
 
   @Test
+  void factsCommitSecondsDefaultsToTheSinksInterval() {
+    assertThat(BenchConfig.parse(new String[0]).factsCommitMillis()).isEqualTo(5_000);
+    assertThat(BenchConfig.parse(new String[] {"factsCommitSeconds=0"}).factsCommitMillis()).isZero();
+    assertThat(BenchConfig.parse(new String[] {"factsCommitSeconds=0.25"}).factsCommitMillis()).isEqualTo(250);
+    assertThatThrownBy(() -> BenchConfig.parse(new String[] {"factsCommitSeconds=-1"}))
+        .hasMessage("Argument factsCommitSeconds=-1 must be a number of seconds, 0 or more");
+  }
+
+  @Test
   void refusesANonPositiveBatchCountAndUnknownKeys() {
     assertThatThrownBy(() -> BenchConfig.parse(new String[] {"bronzeBatches=0"}))
         .hasMessage("Argument bronzeBatches=0 must be a positive integer");

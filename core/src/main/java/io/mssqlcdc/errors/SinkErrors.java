@@ -60,12 +60,16 @@ public final class SinkErrors {
    * The facts commit of a batch, made in the background and tried again on the query's thread,
    * failed twice; bronze holds the batch.
    */
-  public static CdcStateException factsCommitFailed(String facts, String sinkId, long batchId, Throwable cause) {
+  public static CdcStateException factsCommitFailed(String facts, String sinkId, long first, long last,
+      Throwable cause) {
+    String what = first == last ? "The facts row of batch " + first : "The facts rows of batches " + first + " to " + last;
+    String held = first == last ? "bronze holds the batch" : "bronze holds the batches";
+    String rows = first == last ? "row" : "rows";
     return new CdcStateException(CdcErrorCode.FACTS_COMMIT_FAILED,
-        "The facts row of batch " + batchId + " of app_id '" + sinkId + "' could not be appended to " + facts
-            + " (twice; bronze holds the batch): " + cause.getMessage() + ". Fix the cause (the table's storage,"
+        what + " of app_id '" + sinkId + "' could not be appended to " + facts
+            + " (twice; " + held + "): " + cause.getMessage() + ". Fix the cause (the table's storage,"
             + " its permissions) and restart the query on the same checkpoint: its first batch rebuilds the"
-            + " missing row from bronze.", cause);
+            + " missing " + rows + " from bronze.", cause);
   }
 
   /** The facts table holds batches of the sink, but the checkpoint shows no committed batch. */

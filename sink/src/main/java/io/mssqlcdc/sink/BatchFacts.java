@@ -68,6 +68,24 @@ public record BatchFacts(
     }
   }
 
+  /**
+   * The figures of {@code rows} per value of {@code batchColumn} (an int column), in one grouped
+   * pass: what {@link #of} counts for one batch, for several (rebuilding lost facts rows).
+   */
+  public static Map<Long, BatchFacts> byBatch(Dataset<Row> rows, String batchColumn) {
+    Map<Long, BatchFacts> out = new java.util.HashMap<>();
+    for (Row r : rows.groupBy(col(batchColumn)).agg(
+        count(lit(1)), min(col(CdcColumns.START_LSN)), max(col(CdcColumns.START_LSN)),
+        min(col(CdcColumns.COMMIT_TS)), max(col(CdcColumns.COMMIT_TS)),
+        sum(when(col(CdcColumns.OPERATION).equalTo(1), 1L).otherwise(0L)),
+        sum(when(col(CdcColumns.OPERATION).equalTo(2), 1L).otherwise(0L)),
+        sum(when(col(CdcColumns.OPERATION).equalTo(4), 1L).otherwise(0L))).collectAsList()) {
+      out.put(((Number) r.get(0)).longValue(), new BatchFacts(r.getLong(1), r.getString(2), r.getString(3),
+          (LocalDateTime) r.get(4), (LocalDateTime) r.get(5), r.getLong(6), r.getLong(7), r.getLong(8)));
+    }
+    return out;
+  }
+
   /** A new observation, named uniquely (Spark keys observations by name and plan). */
   public static Observation newObservation() {
     return new Observation("mssql_cdc_batch_facts_" + UUID.randomUUID().toString().replace("-", ""));

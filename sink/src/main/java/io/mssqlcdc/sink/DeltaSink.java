@@ -60,14 +60,16 @@ import org.slf4j.LoggerFactory;
  * in the same JVM ({@link BatchEvents}), not from files. A steady batch runs the bronze append
  * (one job plus the jobs Delta runs to compute the table's set transactions) on its path.
  *
- * <p>A steady batch's facts commit (one that follows the last this instance finished, read by
- * {@code format("mssql_cdc")}, without events) is made off the batch's path, on a thread of the
- * sink's ({@link FactsCommitter}, docs/decisions/0012): Spark commits the batch and plans the next
- * while it lands. One is in flight at most; the next batch's facts, a run's rewind check and the
- * query's stop wait for it (the stop for up to two minutes), so rows land in batch order. If the
- * process ends with one in flight after Spark committed its batch, the next run's first batch
- * finds the facts one batch short and rebuilds that row from bronze ({@link FactsRebuild}; the
- * pipeline does the same when it closes the generation): its counts and LSN range kept, the
+ * <p>A steady batch's facts rows (one that follows the last this instance finished, read by
+ * {@code format("mssql_cdc")}, without events) are committed off the batch's path, on a thread of
+ * the sink's ({@link FactsCommitter}, docs/decisions/0012 and 0013): Spark commits the batch and
+ * plans the next while they land, in groups of every batch handed over since the last commit, at
+ * most one commit per {@link Builder#factsCommitInterval}. The sink's own facts writes, a run's
+ * rewind check and the query's stop wait for the rows held (the stop for up to two minutes), so rows
+ * land in batch order. If the process ends with rows held after Spark committed their batches, the
+ * next run's first batch finds the facts short and rebuilds those rows from bronze
+ * ({@link FactsRebuild}; the pipeline does the same when it closes the generation): their counts and
+ * LSN ranges kept, the
  * figures of the read NULL. A batch with events writes its facts on its path, as do batches of
  * other sources. A stop that interrupts the query's thread while it waits reaches Spark as an
  * {@link InterruptedException}: the query ends as stopped.
@@ -83,9 +85,13 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
   private final TableRef facts;
   private final List<AfterBatch> afterBatch;
   private final Map<Step, LongConsumer> steps;
+  private final java.time.Duration factsCommitInterval;
 
   private final Set<TableRef> ensured = new HashSet<>();
   private transient FactsCommitter committer;
+  /** The default of {@link Builder#factsCommitInterval}. */
+  public static final java.time.Duration DEFAULT_FACTS_COMMIT_INTERVAL = java.time.Duration.ofSeconds(5);
+
   /** How long a steady batch's append may take to report its figures before it counts as skipped. */
   static final long OBSERVATION_WAIT_SECONDS = 5;
 
@@ -117,6 +123,7 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
     this.facts = b.facts == null ? null : TableRef.of(b.facts);
     this.afterBatch = List.copyOf(b.afterBatch);
     this.steps = Map.copyOf(b.steps);
+    this.factsCommitInterval = b.factsCommitInterval;
   }
 
   /** Points of a batch where tests make the sink fail (package-private: a crash test's hook). */
@@ -175,9 +182,11 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
         throw SinkErrors.checkpointRewound(facts.text(), last.getAsLong(), sinkId, batchId);
       }
       factsHold = last.isPresent() && batchId == last.getAsLong();
-      if (FactsRebuild.lastRowLost(last, batchId - 1)) {
-        // Spark committed the batch before this one, whose facts commit was in flight when the process ended.
-        rebuilt = List.of(FactsRebuild.row(spark, facts, target, sinkId, batchId - 1));
+      OptionalLong lost = FactsRebuild.firstLost(last, batchId - 1);
+      if (lost.isPresent()) {
+        // Spark committed the batches before this one, whose facts commits were held or in flight when the process
+        // ended.
+        rebuilt = FactsRebuild.rows(spark, facts, target, sinkId, lost.getAsLong(), batchId - 1);
       }
     }
     // Planning the batch's scan (no Spark job) registers the source's report of it: the planned
@@ -228,7 +237,8 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
             committer().drainOnStop(spark, facts);
           });
         }
-        committer().submit(spark, facts, batchId, factsRows, () -> step(Step.FACTS_COMMIT, batchId));
+        committer().submit(spark, facts, batchId, factsRows, factsCommitInterval,
+            () -> step(Step.FACTS_COMMIT, batchId));
       } else {
         committer().drain(spark, facts);
         FactsWriter.write(spark, facts, factsRows, null, batchId);
@@ -380,6 +390,7 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
     private String facts;
     private final List<AfterBatch> afterBatch = new ArrayList<>();
     private final Map<Step, LongConsumer> steps = new java.util.EnumMap<>(Step.class);
+    private java.time.Duration factsCommitInterval = DEFAULT_FACTS_COMMIT_INTERVAL;
 
     private Builder() {}
 
@@ -425,6 +436,22 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
         throw CdcErrors.invalidOption("generation", Integer.toString(generation), "0 or more", null);
       }
       this.generation = generation;
+      return this;
+    }
+
+    /**
+     * How often at most steady batches' facts rows are committed (docs/decisions/0013): a commit
+     * takes every row handed over since the last one, once that one ended and this long after it
+     * started. Batches further apart than this get a commit each, right after the batch; a stream
+     * catching up, one per interval. {@code Duration.ZERO}: a commit per batch (each after the one
+     * before ended). Default {@link #DEFAULT_FACTS_COMMIT_INTERVAL}. Rows still held when the process
+     * ends are rebuilt from bronze by the next run, figures of the read NULL.
+     */
+    public Builder factsCommitInterval(java.time.Duration interval) {
+      if (interval == null || interval.isNegative()) {
+        throw CdcErrors.invalidOption("factsCommitInterval", String.valueOf(interval), "a duration of 0 or more", null);
+      }
+      this.factsCommitInterval = interval;
       return this;
     }
 

@@ -22,15 +22,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The facts row of a batch whose background facts commit the process did not live to make
- * (docs/decisions/0012): Spark committed batch n, the process ended with n's facts in flight, and
- * the next run's first batch is n + 1 while the facts end at n - 1. The row is rebuilt from what
- * bronze holds of batch n: its rows ({@code _batch_id} = n, above every LSN the sink id's facts
- * name, which sets them apart from an older generation's batch n), counted in one pass, and checked
- * against the row count of bronze's commit of (sink id, n). Figures of the read (round trip, read
- * time, lags, headroom) are lost: NULL. A batch without a bronze commit and without rows was empty.
- * When the count and the commit disagree the row says so and leaves the figures NULL rather than
- * guess.
+ * The facts rows of batches whose background facts commit the process did not live to make
+ * (docs/decisions/0012, 0013): Spark committed batches up to n, the process ended with the facts of
+ * m..n held or in flight, and the next run finds the sink id's facts ending at m - 1 (they never
+ * have a gap: the committer writes in batch order and stops at a failure). Each row is rebuilt from
+ * what bronze holds of its batch: the rows of {@code _batch_id} = k above every LSN the sink id's
+ * facts name (which sets them apart from an older generation's batch k), counted in one grouped
+ * pass, and checked against the row count of bronze's commit of (sink id, k). Figures of the read
+ * (round trip, read time, lags, headroom) are lost: NULL. A batch without a bronze commit and without
+ * rows was empty. When the count and the commit disagree the row says so and leaves the figures NULL
+ * rather than guess.
  */
 public final class FactsRebuild {
   private static final Logger LOG = LoggerFactory.getLogger(FactsRebuild.class);
@@ -42,48 +43,59 @@ public final class FactsRebuild {
 
   /**
    * For a stream that will not run again under {@code sinkId} (the pipeline opens a new checkpoint
-   * generation): when its facts end one batch short of {@code lastCommitted}, the last batch Spark
-   * committed, that batch's row rebuilt and appended. Returns whether it wrote one.
+   * generation): when its facts end short of {@code lastCommitted}, the last batch Spark committed,
+   * the missing batches' rows rebuilt and appended. Returns how many it wrote.
    */
-  public static boolean closeGeneration(SparkSession spark, TableRef facts, TableRef bronze, String sinkId,
+  public static int closeGeneration(SparkSession spark, TableRef facts, TableRef bronze, String sinkId,
       long lastCommitted) {
     if (facts == null || !DeltaTables.exists(spark, facts)) {
-      return false;
+      return 0;
     }
-    if (!lastRowLost(FactsReader.lastBatch(spark, facts, sinkId), lastCommitted)) {
-      return false;
+    java.util.OptionalLong first = firstLost(FactsReader.lastBatch(spark, facts, sinkId), lastCommitted);
+    if (first.isEmpty()) {
+      return 0;
     }
-    io.mssqlcdc.sink.facts.FactsWriter.write(spark, facts, List.of(row(spark, facts, bronze, sinkId, lastCommitted)),
-        null, lastCommitted);
-    return true;
+    List<FactsRow> rows = rows(spark, facts, bronze, sinkId, first.getAsLong(), lastCommitted);
+    io.mssqlcdc.sink.facts.FactsWriter.write(spark, facts, rows, null, lastCommitted);
+    return rows.size();
   }
 
   /**
-   * Whether the facts, whose last batch of the sink id is {@code lastFacts}, end exactly one batch
-   * short of {@code lastCommitted}, the last batch Spark committed: that batch's facts commit was in
-   * flight when the process ended (decision 0012), and its row is to be rebuilt.
+   * The first batch whose facts row is lost: the one after {@code lastFacts}, the sink id's last
+   * facts batch, when Spark committed batches after it (up to {@code lastCommitted}); empty when the
+   * facts reach {@code lastCommitted} or the sink id has no facts row (nothing to rebuild from).
    */
-  static boolean lastRowLost(java.util.OptionalLong lastFacts, long lastCommitted) {
-    return lastFacts.isPresent() && lastFacts.getAsLong() == lastCommitted - 1;
+  static java.util.OptionalLong firstLost(java.util.OptionalLong lastFacts, long lastCommitted) {
+    return lastFacts.isPresent() && lastFacts.getAsLong() < lastCommitted
+        ? java.util.OptionalLong.of(lastFacts.getAsLong() + 1) : java.util.OptionalLong.empty();
   }
 
-  static FactsRow row(SparkSession spark, TableRef facts, TableRef bronze, String sinkId, long batchId) {
+  /** The rebuilt facts rows of batches {@code from} to {@code to}, in batch order. */
+  static List<FactsRow> rows(SparkSession spark, TableRef facts, TableRef bronze, String sinkId, long from, long to) {
     String floor = FactsReader.lastLsn(spark, facts, sinkId);
-    BatchFacts counted = BatchFacts.EMPTY;
-    Commit committed = Commit.NONE;
+    Map<Long, BatchFacts> counted = new java.util.HashMap<>();
+    Map<Long, Commit> commits = Map.of();
     if (DeltaTables.exists(spark, bronze)) {
       Dataset<Row> all = DeltaTables.read(spark, bronze);
       List<String> columns = Arrays.asList(all.columns());
-      Column of = col(CdcColumns.BATCH_ID).equalTo(lit(batchId));
+      Column of = col(CdcColumns.BATCH_ID).between(lit((int) from), lit((int) to));
       if (columns.contains(CdcColumns.SNAPSHOT)) {
         of = of.and(col(CdcColumns.SNAPSHOT).isNull());
       }
       if (floor != null) {
         of = of.and(col(CdcColumns.START_LSN).gt(lit(floor)));
       }
-      counted = BatchFacts.of(all.where(of));
-      committed = committedRows(spark, bronze, sinkId, batchId);
+      counted = BatchFacts.byBatch(all.where(of), CdcColumns.BATCH_ID);
+      commits = committedRows(spark, bronze, sinkId, from, to);
     }
+    List<FactsRow> out = new java.util.ArrayList<>();
+    for (long k = from; k <= to; k++) {
+      out.add(row(bronze, sinkId, k, counted.getOrDefault(k, BatchFacts.EMPTY), commits.getOrDefault(k, Commit.NONE)));
+    }
+    return out;
+  }
+
+  private static FactsRow row(TableRef bronze, String sinkId, long batchId, BatchFacts counted, Commit committed) {
     String detail;
     long n = committed.rows();
     boolean agrees = n == UNCOUNTED || (n == NO_COMMIT ? counted.rows() == 0 : n == counted.rows());
@@ -118,32 +130,36 @@ public final class FactsRebuild {
   }
 
   /**
-   * Bronze's commit of ({@code sinkId}, {@code batchId}), searched in its whole history (a crash path:
-   * backfill waves may have committed many times since): the rows it wrote and its time (UTC).
+   * Bronze's commits of ({@code sinkId}, {@code from..to}), searched in its whole history (a crash
+   * path: backfill waves may have committed many times since): the rows each wrote and its time (UTC).
    */
-  private static Commit committedRows(SparkSession spark, TableRef bronze, String sinkId, long batchId) {
+  private static Map<Long, Commit> committedRows(SparkSession spark, TableRef bronze, String sinkId, long from,
+      long to) {
     List<Row> history = DeltaTables.table(spark, bronze).history()
         .where(col("userMetadata").contains("\"app_id\":" + Json.quote(sinkId)))
         .select("userMetadata", "operationMetrics", "timestamp").collectAsList();
+    Map<Long, Commit> out = new java.util.HashMap<>();
     for (Row h : history) {
-      if (h.isNullAt(0) || !names(h.getString(0), sinkId, batchId)) {
+      long batchId = h.isNullAt(0) ? -1 : batchOf(h.getString(0), sinkId);
+      if (batchId < from || batchId > to || out.containsKey(batchId)) {
         continue;
       }
       Map<String, String> metrics = h.isNullAt(1) ? Map.of() : h.getJavaMap(1);
       String n = metrics.get("numOutputRows");
       java.time.LocalDateTime at = h.isNullAt(2) ? null
           : java.time.LocalDateTime.ofInstant(h.getTimestamp(2).toInstant(), java.time.ZoneOffset.UTC);
-      return new Commit(n == null ? UNCOUNTED : Long.parseLong(n), at);
+      out.put(batchId, new Commit(n == null ? UNCOUNTED : Long.parseLong(n), at));
     }
-    return Commit.NONE;
+    return out;
   }
 
-  private static boolean names(String userMetadata, String sinkId, long batchId) {
+  /** The batch id a bronze commit's {@code userMetadata} names for {@code sinkId}; -1 for none. */
+  private static long batchOf(String userMetadata, String sinkId) {
     try {
       JsonNode n = JSON.readTree(userMetadata);
-      return n != null && sinkId.equals(n.path("app_id").asText(null)) && n.path("batch_id").asLong(-1) == batchId;
+      return n != null && sinkId.equals(n.path("app_id").asText(null)) ? n.path("batch_id").asLong(-1) : -1;
     } catch (java.io.IOException e) {
-      return false;
+      return -1;
     }
   }
 }

@@ -326,9 +326,10 @@ class DeltaSinkTest {
   }
 
   /** A sink whose background facts commit of batch {@code failing} fails {@code times} times (each attempt counts). */
+  /** A sink whose facts commit holding batch {@code failing} fails {@code times} times; a commit per batch. */
   private DeltaSink factsFailing(long failing, int times) {
     java.util.concurrent.atomic.AtomicInteger left = new java.util.concurrent.atomic.AtomicInteger(times);
-    return DeltaSink.builder().target(bronze).appId("orders").factsTable(facts)
+    return DeltaSink.builder().target(bronze).appId("orders").factsTable(facts).factsCommitInterval(java.time.Duration.ZERO)
         .at(DeltaSink.Step.FACTS_COMMIT, (long batch) -> {
           if (batch == failing && left.getAndDecrement() > 0) {
             throw new IllegalStateException("simulated failure of the facts commit of batch " + failing);
@@ -386,6 +387,99 @@ class DeltaSinkTest {
     assertThat(factsBatches()).hasSizeGreaterThan(4);
     assertThat(bronzeChanges()).hasSize(sourceChanges().size());
     assertThat(new HashSet<>(bronzeChanges())).isEqualTo(sourceChanges());
+    factsMatchBronze();
+  }
+
+  @Test
+  void steadyBatchesFactsAreCommittedTogetherWithinTheInterval() throws Exception {
+    history(1, 6);
+    // An hour's interval: batch 1's row is committed at once (no commit before it), batches 2 and 3 are held and
+    // committed together by the query's stop; with no interval each batch gets a commit of its own.
+    run(DeltaSink.builder().target(bronze).appId("orders").factsTable(facts)
+        .factsCommitInterval(java.time.Duration.ofHours(1)).build(), tmp.resolve("ckpt"), "maxCommitsPerBatch", "3");
+    assertThat(factsBatches()).containsExactly(0L, 1L, 2L, 3L);
+    factsMatchBronze();
+    assertThat(factsCommitsOfRows()).containsExactly(1L, 1L, 2L);
+
+    String facts2 = tmp.resolve("facts2").toString();
+    String bronze2 = tmp.resolve("bronze2").toString();
+    run(DeltaSink.builder().target(bronze2).appId("orders").factsTable(facts2).factsCommitInterval(java.time.Duration.ZERO)
+        .build(), tmp.resolve("ckpt2"), "maxCommitsPerBatch", "3");
+    assertThat(spark.read().format("delta").load(facts2).where("event IS NULL").count()).isEqualTo(4);
+    assertThat(io.delta.tables.DeltaTable.forPath(spark, facts2).history().where("operation = 'WRITE'")
+        .select("operationMetrics.numOutputRows").as(org.apache.spark.sql.Encoders.STRING()).collectAsList())
+        .containsExactly("1", "1", "1", "1");
+  }
+
+  /** The number of rows of each append to the facts table, oldest first (creation excluded). */
+  private List<Long> factsCommitsOfRows() {
+    return io.delta.tables.DeltaTable.forPath(spark, facts).history().where("operation = 'WRITE'")
+        .orderBy("version").select("operationMetrics.numOutputRows").as(org.apache.spark.sql.Encoders.STRING())
+        .collectAsList().stream().map(Long::parseLong).toList();
+  }
+
+  @Test
+  void severalHeldFactsRowsLostWithTheProcessAreRebuiltFromBronzeOnRestart() throws Exception {
+    history(1, 6);
+    Path ckpt = tmp.resolve("ckpt");
+    // Batches 2 and 3 are held (an hour's interval) and their commit never lands (every attempt fails, as when the
+    // process ends with them held): the facts end at batch 1.
+    java.util.concurrent.atomic.AtomicInteger attempts = new java.util.concurrent.atomic.AtomicInteger();
+    run(DeltaSink.builder().target(bronze).appId("orders").factsTable(facts)
+        .factsCommitInterval(java.time.Duration.ofHours(1))
+        .at(DeltaSink.Step.FACTS_COMMIT, (long batch) -> {
+          if (batch == 2) {
+            attempts.incrementAndGet();
+            throw new IllegalStateException("simulated failure of the facts commit of batch 2");
+          }
+        }).build(), ckpt, "maxCommitsPerBatch", "3");
+    assertThat(factsBatches()).containsExactly(0L, 1L);
+    assertThat(attempts.get()).as("the stop's commit and its retry").isEqualTo(2);
+    history(7, 2);
+    run(sink("orders"), ckpt, "maxCommitsPerBatch", "3");
+    assertThat(factsBatches()).isEqualTo(java.util.stream.LongStream.range(0, factsBatches().size()).boxed().toList());
+    assertThat(factsBatches()).hasSizeGreaterThan(4);
+    assertThat(new HashSet<>(bronzeChanges())).isEqualTo(sourceChanges());
+    assertThat(bronzeChanges()).hasSize(sourceChanges().size());
+    factsMatchBronze();
+    assertThat(spark.read().format("delta").load(facts).where("event IS NULL AND batch_id IN (2, 3)")
+        .where("detail LIKE '%facts row rebuilt from%'").count()).isEqualTo(2);
+  }
+
+  @Test
+  void rowsHeldBehindAFactsCommitThatFailsTwiceAreDroppedWithItAndRebuiltOnRestart() throws Exception {
+    history(1, 6);
+    Path ckpt = tmp.resolve("ckpt");
+    // Batch 1's background commit fails once batch 2's rows are held behind it (an hour's interval); batch 3 writes
+    // batch 1 again, which fails too. Batch 2's rows must not land without batch 1's (a gap the rebuild would miss).
+    java.util.concurrent.CountDownLatch batch2Held = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicInteger left = new java.util.concurrent.atomic.AtomicInteger(2);
+    DeltaSink failing = DeltaSink.builder().target(bronze).appId("orders").factsTable(facts)
+        .factsCommitInterval(java.time.Duration.ofHours(1))
+        .afterBatch((s, id, events) -> {
+          if (id == 2) {
+            batch2Held.countDown();
+          }
+        })
+        .at(DeltaSink.Step.FACTS_COMMIT, (long batch) -> {
+          if (batch == 1 && left.getAndDecrement() > 0) {
+            try {
+              assertThat(batch2Held.await(2, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+            } catch (InterruptedException e) {
+              throw new IllegalStateException(e);
+            }
+            throw new IllegalStateException("simulated failure of the facts commit of batch 1");
+          }
+        }).build();
+    assertThatThrownBy(() -> run(failing, ckpt, "maxCommitsPerBatch", "3"))
+        .hasStackTraceContaining("MSSQL_CDC-708: The facts rows of batches 1 to 2 of app_id 'orders' could not be"
+            + " appended to " + facts + " (twice; bronze holds the batches): simulated failure of the facts commit of"
+            + " batch 1.");
+    assertThat(factsBatches()).containsExactly(0L);
+    run(sink("orders"), ckpt, "maxCommitsPerBatch", "3");
+    assertThat(factsBatches()).containsExactly(0L, 1L, 2L, 3L);
+    assertThat(new HashSet<>(bronzeChanges())).isEqualTo(sourceChanges());
+    assertThat(bronzeChanges()).hasSize(sourceChanges().size());
     factsMatchBronze();
   }
 

@@ -148,7 +148,8 @@ public final class BronzeIngestCase implements BenchCase {
       return steady(appends, 0, null);
     });
     variants.put(SINK, rep -> {
-      DeltaSink sink = DeltaSink.builder().target(tables.get(SINK)).factsTable(facts).appId("bench-" + rep).build();
+      DeltaSink sink = DeltaSink.builder().target(tables.get(SINK)).factsTable(facts).appId("bench-" + rep)
+          .factsCommitInterval(java.time.Duration.ofMillis(ctx.config().factsCommitMillis())).build();
       return stream(ctx, SparkRuns.availableNowForeach(source(spark, options), ctx.scratch("ckpt"), sink));
     });
     variants.put(BARE, rep -> stream(ctx, SparkRuns.availableNowForeach(source(spark, options), ctx.scratch("ckpt"),

@@ -110,7 +110,8 @@ public final class LatencyCase implements BenchCase {
         }
       });
       VoidFunction2<Dataset<Row>, Long> body = deltaSink
-          ? DeltaSink.builder().target(bronze).factsTable(facts).appId("latency").build()
+          ? DeltaSink.builder().target(bronze).factsTable(facts).appId("latency")
+              .factsCommitInterval(java.time.Duration.ofMillis(ctx.config().factsCommitMillis())).build()
           : (batch, id) -> batch.withColumn("_batch_id", lit(id.intValue())).write().format("delta").mode("append")
               .option("userMetadata", "{\"batch_id\":" + id + "}").save(bronze);
       List<long[]> calls = java.util.Collections.synchronizedList(new ArrayList<>()); // {batch, start ms, end ms}

@@ -72,6 +72,11 @@ public final class CdcStream {
       new Argument("factsTable", "string", "none",
           "The facts table (name or path): one row per micro-batch and per event. Required by"
               + " `onDataLoss=resnapshot`."),
+      new Argument("factsCommitIntervalSeconds", "number", "`5`",
+          "How often at most the facts rows of steady micro-batches are committed (docs/decisions/0013): batches"
+              + " further apart get a commit each, right after the batch; a stream catching up, one per interval"
+              + " for all its batches since. `0`: a commit per batch. Rows held when the process ends are rebuilt"
+              + " from bronze by the next run (figures of the read NULL)."),
       new Argument("trigger", "`Trigger` or string", "Spark's default",
           "`availableNow`, `once`, `processingTime=1 minute`, or a `Trigger`."),
       new Argument("queryName", "string", "the sink id",
@@ -115,6 +120,7 @@ public final class CdcStream {
     private String onDataLoss = "fail";
     private double resnapshotIntervalDays = 7.0;
     private boolean snapshotOnSwitch;
+    private java.time.Duration factsCommitInterval = DeltaSink.DEFAULT_FACTS_COMMIT_INTERVAL;
     private String snapshotMode = ModeLock.FULL;
     private final List<StreamAttachment> attachments = new ArrayList<>();
 
@@ -202,6 +208,16 @@ public final class CdcStream {
         throw CdcErrors.invalidOption("resnapshotIntervalDays", Double.toString(days), "a number of days, 0 or more", null);
       }
       this.resnapshotIntervalDays = days;
+      return this;
+    }
+
+    /** How often at most steady batches' facts rows are committed, in seconds (default 5; 0: every batch). */
+    public Builder factsCommitIntervalSeconds(double seconds) {
+      if (!(seconds >= 0) || Double.isInfinite(seconds)) {
+        throw CdcErrors.invalidOption("factsCommitIntervalSeconds", Double.toString(seconds),
+            "a number of seconds, 0 or more", null);
+      }
+      this.factsCommitInterval = java.time.Duration.ofNanos(Math.round(seconds * 1e9));
       return this;
     }
 
@@ -420,7 +436,8 @@ public final class CdcStream {
       }
       int g = state.generation();
       String sinkId = p.ids().sinkId(g);
-      DeltaSink.Builder sb = DeltaSink.builder().generation(g).target(p.target().text()).appId(p.ids().base());
+      DeltaSink.Builder sb = DeltaSink.builder().generation(g).target(p.target().text()).appId(p.ids().base())
+          .factsCommitInterval(factsCommitInterval);
       if (p.facts() != null) {
         sb.factsTable(p.facts().text());
       }

@@ -104,13 +104,14 @@ final class Recovery {
     }
     LOG.warn("{}. Re-snapshotting {} into generation {} ({}).", lost, target, g, ids.sinkId(g));
     checkpoint.writeState(state.recovering(start.get()));
-    // Generation n will not run again: a facts row its last batch did not live to commit (decision 0012) is
-    // rebuilt now, as its own next batch would have.
+    // Generation n will not run again: facts rows its last batches did not live to commit (decisions 0012, 0013)
+    // are rebuilt now, as its own next batch would have.
     OptionalLong lastBatch = checkpoint.lastCommittedBatch(n);
-    if (lastBatch.isPresent() && FactsRebuild.closeGeneration(spark, facts, target, ids.sinkId(n),
-        lastBatch.getAsLong())) {
-      LOG.info("{}: rebuilt the facts row of batch {} of {} from bronze before closing its generation", target,
-          lastBatch.getAsLong(), ids.sinkId(n));
+    int rebuilt = lastBatch.isPresent()
+        ? FactsRebuild.closeGeneration(spark, facts, target, ids.sinkId(n), lastBatch.getAsLong()) : 0;
+    if (rebuilt > 0) {
+      LOG.info("{}: rebuilt the facts rows of the last {} batch(es) (to batch {}) of {} from bronze before closing"
+          + " its generation", target, rebuilt, lastBatch.getAsLong(), ids.sinkId(n));
     }
 
     Instant lostFrom = start.get().commitInstant().orElse(null);
