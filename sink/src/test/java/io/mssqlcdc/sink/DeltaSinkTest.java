@@ -411,6 +411,31 @@ class DeltaSinkTest {
         .containsExactly("1", "1", "1", "1");
   }
 
+  @Test
+  void heldFactsRowsOfAStreamGoneIdleAreCommittedWithoutAnotherBatch() throws Exception {
+    history(1, 6);
+    java.util.concurrent.CountDownLatch lastCommitting = new java.util.concurrent.CountDownLatch(1);
+    DeltaSink sink = DeltaSink.builder().target(bronze).appId("orders").factsTable(facts)
+        .factsCommitInterval(java.time.Duration.ofSeconds(1))
+        .at(DeltaSink.Step.FACTS_COMMIT, (long batch) -> {
+          if (batch == 3) {
+            lastCommitting.countDown();
+          }
+        }).build();
+    StreamingQuery q = stream("maxCommitsPerBatch", "3").writeStream().foreachBatch(sink)
+        .trigger(Trigger.ProcessingTime(100)).option("checkpointLocation", tmp.resolve("ckpt").toString()).start();
+    try {
+      // Batch 3 is the last with rows: its facts are committed by the committer's own thread once the interval has
+      // passed, while the query is still running and runs no further batch.
+      assertThat(lastCommitting.await(2, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+      assertThat(q.isActive()).isTrue();
+    } finally {
+      q.stop();
+    }
+    assertThat(factsBatches()).containsExactly(0L, 1L, 2L, 3L);
+    factsMatchBronze();
+  }
+
   /** The number of rows of each append to the facts table, oldest first (creation excluded). */
   private List<Long> factsCommitsOfRows() {
     return io.delta.tables.DeltaTable.forPath(spark, facts).history().where("operation = 'WRITE'")
