@@ -18,6 +18,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +35,9 @@ class CdcProceduresTest {
     db = FakeCdcDatabase.create(dir.resolve("db"));
     db.createTable("dbo", "orders", "order_id int", "status varchar(20)").key("order_id");
     db.enableCdc("dbo", "orders");
+    db.createTable("sales", "lines", "line_id int", "qty int").key("line_id");
+    db.enableCdc("sales", "lines");
+    db.commitAt(LocalDateTime.of(2026, 3, 1, 10, 0, 1), tx -> tx.insert("sales.lines", row("line_id", 7, "qty", 3)));
     db.commitAt(LocalDateTime.of(2026, 3, 1, 10, 0, 5), tx -> tx.insert("orders", row("order_id", 1, "status", "new"))
         .insert("orders", row("order_id", 2, "status", "paid")));
     last = db.commitAt(LocalDateTime.of(2026, 3, 1, 10, 1, 12),
@@ -47,6 +51,14 @@ class CdcProceduresTest {
     return "'" + dir.resolve(name) + "'";
   }
 
+  /** Waits for an AvailableNow query started by a CALL (spark.streams lists it until it ends). */
+  private static void awaitEnd(String queryId) throws Exception {
+    StreamingQuery q = SPARK.streams().get(queryId);
+    if (q != null) {
+      q.awaitTermination();
+    }
+  }
+
   private static Row call(String sql) {
     List<Row> rows = SPARK.sql(sql).collectAsList();
     assertThat(rows).hasSize(1);
@@ -57,7 +69,7 @@ class CdcProceduresTest {
   void thePipelineRunsThroughCall() throws Exception {
     Row started = call("CALL cdc_p.system.start_stream(table => 'dbo.orders', bronze => " + p("bronze")
         + ", checkpoint => " + p("chk") + ", appId => 'orders', factsTable => " + p("facts")
-        + ", controlTable => " + p("control") + ", granularity => 'minute', trigger => 'availableNow')");
+        + ", controlTable => " + p("control") + ", granularity => 'minute', trigger => 'processingTime=1 second')");
     assertThat(started.schema().fieldNames())
         .containsExactly("query_id", "run_id", "name", "table", "capture_instance", "bronze");
     StreamingQuery q = SPARK.streams().get(started.getString(0));
@@ -66,7 +78,8 @@ class CdcProceduresTest {
     assertThat(started.getString(2)).isEqualTo("orders").isEqualTo(q.name());
     assertThat(started.getString(3)).isEqualTo("dbo.orders");
     assertThat(started.getString(4)).isEqualTo("dbo_orders");
-    q.awaitTermination();
+    q.processAllAvailable();
+    q.stop();
     assertThat(SPARK.read().format("delta").load(dir.resolve("bronze").toString())
         .selectExpr("order_id", "status", "_operation").orderBy("_operation", "order_id", "status")
         .collectAsList().stream().map(Row::toString).toList())
@@ -133,6 +146,41 @@ class CdcProceduresTest {
   }
 
   @Test
+  @Tag("slow") // two streams and a chunked bootstrap: about a minute on 2 cores
+  void startManyStartsAStreamPerTableAndBackfillReadsAChunkedBootstrap() throws Exception {
+    List<Row> started = SPARK.sql("CALL cdc_p.system.start_many(tables => array('dbo.orders', 'sales.lines'),"
+        + " bronze => '" + dir.resolve("many") + "/{ci}', checkpoint => '" + dir.resolve("many-chk") + "/{ci}',"
+        + " appId => '{ci}-many', trigger => 'processingTime=1 second')").collectAsList();
+    assertThat(started).extracting(r -> r.getString(0) + " " + r.getString(1) + " " + r.getString(4))
+        .containsExactly("dbo.orders dbo_orders dbo_orders-many", "sales.lines sales_lines sales_lines-many");
+    for (Row r : started) {
+      StreamingQuery q = SPARK.streams().get(r.getString(2));
+      q.processAllAvailable();
+      q.stop();
+    }
+    assertThat(SPARK.read().format("delta").load(dir.resolve("many").resolve("dbo_orders").toString()).count())
+        .isEqualTo(4L);
+    assertThat(SPARK.read().format("delta").load(dir.resolve("many").resolve("sales_lines").toString())
+        .selectExpr("line_id", "qty", "_operation").collectAsList().stream().map(Row::toString).toList())
+        .containsExactly("[7,3,2]");
+
+    Row chunked = call("CALL cdc_p.system.start_stream(table => 'dbo.orders', bronze => " + p("chunked")
+        + ", checkpoint => " + p("chunked-chk") + ", appId => 'chunked', factsTable => " + p("chunked-facts")
+        + ", bootstrap => true, snapshot => 'chunked', trigger => 'availableNow')");
+    awaitEnd(chunked.getString(0));
+    Row filled = call("CALL cdc_p.system.backfill(table => 'dbo.orders', bronze => " + p("chunked")
+        + ", appId => 'chunked', factsTable => " + p("chunked-facts") + ", chunkRows => 1)");
+    assertThat(filled.schema().fieldNames()).containsExactly("snapshot", "chunks_done", "chunks_total", "done",
+        "paused", "state", "reason");
+    assertThat(filled.getString(0)).isEqualTo(last.hex());
+    assertThat(filled.getBoolean(3)).as(filled.toString()).isTrue();
+    assertThat(filled.getString(5)).isEqualTo("done");
+    assertThat(SPARK.read().format("delta").load(dir.resolve("chunked").toString()).where("_operation = 0")
+        .selectExpr("order_id", "status").orderBy("order_id").collectAsList().stream().map(Row::toString).toList())
+        .containsExactly("[1,shipped]", "[2,paid]");
+  }
+
+  @Test
   void badArgumentsFailWithTheJavaApisCodesAndMessages() {
     assertThatThrownBy(() -> SPARK.sql("CALL cdc_p.system.apply_changes(table => 'dbo.orders', bronze => "
         + p("b2") + ", silver => " + p("s2") + ", controlTable => " + p("c2") + ", granularity => 'week')"))
@@ -149,7 +197,7 @@ class CdcProceduresTest {
         + p("b2") + ", checkpoint => " + p("k2") + ", appId => 'o2')"))
         .hasMessageContaining("MSSQL_CDC-820")
         .hasMessageContaining("Table 'dbo.nope' is not a CDC-enabled table of catalog 'cdc_p' (its tables:"
-            + " dbo.orders)");
+            + " dbo.orders, sales.lines)");
     assertThatThrownBy(() -> SPARK.sql("CALL cdc_p.system.start_stream(table => 'dbo.orders', bronze => "
         + p("b2") + ", checkpoint => " + p("k2") + ")"))
         .hasMessageContaining("REQUIRED_PARAMETER_NOT_FOUND").hasMessageContaining("`appId`");
