@@ -49,6 +49,8 @@ class CdcCatalogTest {
     assertThat(strings(SPARK.sql("SHOW NAMESPACES IN cdc_t"), "namespace")).containsExactly("dbo", "sales");
     assertThat(strings(SPARK.sql("SHOW TABLES IN cdc_t.dbo"), "tableName")).containsExactly("orders");
     assertThat(strings(SPARK.sql("SHOW TABLES IN cdc_t.sales"), "tableName")).containsExactly("lines");
+    assertThat(SPARK.sql("DESCRIBE TABLE EXTENDED cdc_t.dbo.orders").where("col_name = 'Table Properties'")
+        .first().getString(1)).contains("capture_instance=dbo_orders", "capture_instances=dbo_orders", "key=order_id");
     assertThatThrownBy(() -> SPARK.sql("SHOW TABLES IN cdc_t.nope").collect())
         .hasMessageContaining("SCHEMA_NOT_FOUND");
   }

@@ -41,13 +41,13 @@ public final class Procedures {
       sb.append("### `").append(p.name()).append("`\n\n").append(p.description()).append("\n\n");
       sb.append("| Parameter | Type | Default | Meaning |\n|---|---|---|---|\n");
       for (Param a : Param.check(p.params())) {
-        sb.append("| `").append(a.name()).append("` | ").append(a.type().sql()).append(" | ").append(a.defaultDoc())
+        sb.append("| `").append(a.name()).append("` | `").append(a.type().sql()).append("` | ").append(a.defaultDoc())
             .append(" | ").append(a.doc().replace("|", "\\|")).append(" |\n");
       }
       sb.append("\nResult, one row").append(p.name().equals("start_many") ? " per table" : "").append(":\n\n");
       sb.append("| Column | Type | Meaning |\n|---|---|---|\n");
       for (CdcProcedure.Column c : p.columns()) {
-        sb.append("| `").append(c.name()).append("` | ").append(c.type().sql()).append(" | ")
+        sb.append("| `").append(c.name()).append("` | `").append(c.type().sql()).append("` | ")
             .append(c.doc().replace("|", "\\|")).append(" |\n");
       }
       sb.append('\n');
