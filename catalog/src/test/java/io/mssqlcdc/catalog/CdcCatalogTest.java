@@ -97,6 +97,27 @@ class CdcCatalogTest {
   }
 
   @Test
+  void snapshotOnlyOptionsOfTheCatalogApplyToBatchReadsAndAreLeftOutOfStreams() throws Exception {
+    SPARK.conf().set("spark.sql.catalog.cdc_iso", CdcCatalog.class.getName());
+    SPARK.conf().set("spark.sql.catalog.cdc_iso.backend", "fake");
+    SPARK.conf().set("spark.sql.catalog.cdc_iso.fakePath", db.path().toString());
+    SPARK.conf().set("spark.sql.catalog.cdc_iso.isolationLevel", "snapshot");
+    assertThat(SPARK.sql("SELECT count(*) FROM cdc_iso.dbo.orders").first().getLong(0)).isEqualTo(2L);
+    StreamingQuery q = SPARK.readStream().table("cdc_iso.dbo.orders").writeStream().format("memory")
+        .queryName("cdc_iso_orders").option("checkpointLocation", dir.resolve("chk-iso").toString())
+        .trigger(Trigger.AvailableNow()).start();
+    q.awaitTermination();
+    assertThat(SPARK.sql("SELECT * FROM cdc_iso_orders").count()).isEqualTo(4L);
+    // Given to the stream's own read, the stream refuses it as format("mssql_cdc") does.
+    assertThatThrownBy(() -> SPARK.readStream().option("snapshotLsn", "0x01").table("cdc_iso.dbo.orders")
+        .writeStream().format("memory").queryName("cdc_iso_refused")
+        .option("checkpointLocation", dir.resolve("chk-iso-refused").toString())
+        .trigger(Trigger.AvailableNow()).start().awaitTermination())
+        .hasStackTraceContaining("MSSQL_CDC-100")
+        .hasStackTraceContaining("Option 'snapshotLsn' must be set only on format(\"mssql_cdc_snapshot\")");
+  }
+
+  @Test
   void unknownTablesAreNotFoundAndDdlIsRefused() {
     assertThatThrownBy(() -> SPARK.sql("SELECT * FROM cdc_t.dbo.notes").collect())
         .hasMessageContaining("TABLE_OR_VIEW_NOT_FOUND");
