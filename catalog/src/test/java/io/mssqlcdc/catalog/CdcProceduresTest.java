@@ -118,6 +118,12 @@ class CdcProceduresTest {
     Row v = call("CALL cdc_p.system.finalized_until(controlTable => '" + control + "', tableName => 'silver.t')");
     assertThat(v.get(0)).isEqualTo(LocalDateTime.of(2026, 3, 1, 10, 0));
     assertThat(call("CALL cdc_p.system.finalized_until('" + control + "', 'silver.other')").isNullAt(0)).isTrue();
+    // A CALL runs once, when the statement is analyzed, and its rows are a command's result: Spark Connect
+    // then answers spark.sql(CALL ...) with those rows instead of running the statement again per action.
+    org.apache.spark.sql.Dataset<Row> once = SPARK.sql("CALL cdc_p.system.finalized_until('" + control
+        + "', 'silver.t')");
+    assertThat(((org.apache.spark.sql.classic.Dataset<Row>) once).queryExecution().commandExecuted())
+        .isInstanceOf(org.apache.spark.sql.catalyst.plans.logical.CommandResult.class);
     assertThat(call("CALL cdc_p.system.is_final(controlTable => '" + control + "', tableName => 'silver.t',"
         + " periodEnd => '2026-03-01T10:00:00')").getBoolean(0)).isTrue();
     assertThat(call("CALL cdc_p.system.is_final(controlTable => '" + control + "', tableName => 'silver.t',"
