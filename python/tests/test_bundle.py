@@ -23,7 +23,8 @@ def test_it_carries_every_published_runtime_module(entries):
                 "io/mssqlcdc/sink/pipeline/CdcStream.class",
                 "io/mssqlcdc/finalization/Finalization.class",        # finalization
                 "io/mssqlcdc/silver/ApplyChanges.class",              # silver
-                "io/mssqlcdc/reconcile/Reconcile.class"):             # reconcile
+                "io/mssqlcdc/reconcile/Reconcile.class",              # reconcile
+                "io/mssqlcdc/catalog/CdcCatalog.class"):              # catalog
         assert cls in entries
 
 

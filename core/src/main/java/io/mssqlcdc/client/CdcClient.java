@@ -107,6 +107,14 @@ public interface CdcClient extends AutoCloseable {
   List<CaptureInstance> captureInstances(String captureInstance);
 
   /**
+   * Every capture instance of the database ({@code sys.sp_cdc_help_change_data_capture} without
+   * arguments): what the {@code mssql_cdc} catalog lists as its schemas and tables. Ordered by
+   * source schema, then source table (both ignoring case), then oldest first within a table.
+   * Empty when no table is enabled for CDC.
+   */
+  List<CaptureInstance> allCaptureInstances();
+
+  /**
    * The columns {@code captureInstance} captures, by {@code column_ordinal}, with their current
    * types and whether the source column is computed.
    *

@@ -222,6 +222,22 @@ public final class FakeCdcClient implements CdcClient {
   }
 
   @Override
+  public List<CaptureInstance> allCaptureInstances() {
+    // As sys.sp_cdc_help_change_data_capture without arguments, in the order the interface states.
+    Catalog c = catalog();
+    List<TableState> tables = new ArrayList<>(c.tables);
+    tables.sort(java.util.Comparator.comparing((TableState t) -> Catalog.lower(t.schema))
+        .thenComparing(t -> Catalog.lower(t.name)));
+    List<CaptureInstance> out = new ArrayList<>();
+    for (TableState t : tables) {
+      for (InstanceState i : c.instancesOf(t.uid)) {
+        out.add(new CaptureInstance(i.name, t.schema, t.name, i.startLsn, t.key, i.createDate));
+      }
+    }
+    return out;
+  }
+
+  @Override
   public List<CapturedColumn> capturedColumns(String captureInstance) {
     Catalog c = catalog();
     // Like sys.sp_cdc_get_captured_columns: the instance's exact name (the fake's identifiers are

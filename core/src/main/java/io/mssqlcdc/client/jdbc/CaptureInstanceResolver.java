@@ -67,6 +67,15 @@ final class CaptureInstanceResolver {
     return out;
   }
 
+  /** {@code all} by source schema, then table (ignoring case), oldest first within a table. */
+  static List<CaptureInstance> catalogOrder(List<CaptureInstance> all) {
+    return all.stream()
+        .sorted(Comparator.comparing((CaptureInstance i) -> i.sourceSchema().toLowerCase(Locale.ROOT))
+            .thenComparing(i -> i.sourceTable().toLowerCase(Locale.ROOT))
+            .thenComparing(OLDEST_FIRST))
+        .toList();
+  }
+
   static List<CaptureInstance> instancesOf(String schema, String table, List<CaptureInstance> all) {
     return all.stream()
         .filter(i -> i.sourceSchema().equals(schema) && i.sourceTable().equals(table))

@@ -248,6 +248,11 @@ public final class SqlCdcClient implements CdcClient {
     return found;
   }
 
+  @Override
+  public List<CaptureInstance> allCaptureInstances() {
+    return CaptureInstanceResolver.catalogOrder(help(SqlText.of(CdcSql.HELP_ALL)));
+  }
+
   /**
    * The instances of the table resolved before; empty when the procedure refuses the table. With
    * {@code @source_schema}/{@code @source_name} it raises an error (rather than returning no row)

@@ -307,6 +307,21 @@ public abstract class CdcClientContractTest {
   }
 
   @Test
+  void everyCaptureInstanceIsListedByTableOldestFirst() {
+    Tracked t = track("lst");
+    String second = t.ci() + "_v2";
+    history.addCaptureInstance(t.table(), second, List.of("id", "amount"));
+    List<CaptureInstance> all = client.allCaptureInstances();
+    assertThat(all).filteredOn(i -> i.sourceTable().equals(t.table()))
+        .extracting(CaptureInstance::name).containsExactly(t.ci(), second);
+    assertThat(all).filteredOn(i -> i.sourceTable().equals(t.table()))
+        .allSatisfy(i -> assertThat(i.sourceSchema()).isEqualTo("dbo"));
+    List<String> tables = all.stream().map(i -> (i.sourceSchema() + "." + i.sourceTable()).toLowerCase(Locale.ROOT))
+        .toList();
+    assertThat(tables).isSorted();
+  }
+
+  @Test
   void instanceNamesResolveExactlyThenIgnoringCase() {
     Tracked t = track("res");
     assertThat(client.captureInstances(t.ci().toUpperCase(Locale.ROOT)))
