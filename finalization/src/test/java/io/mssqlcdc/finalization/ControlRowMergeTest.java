@@ -19,7 +19,11 @@ import org.apache.spark.sql.types.DataTypes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The one MERGE of a control row: the verdict only forward, the caller's columns every time, one commit. */
+/**
+ * The one writer of a control row: the verdict only forward, the caller's columns every time, one
+ * commit; by MERGE, or by UPDATE when the caller read the row ({@code existing()}), falling back to
+ * the MERGE when the row is missing.
+ */
 class ControlRowMergeTest {
   private static final LocalDateTime T = LocalDateTime.of(2026, 3, 1, 10, 0);
 
@@ -37,44 +41,69 @@ class ControlRowMergeTest {
     return rows.get(0);
   }
 
+  private String lastOperation(TableRef control) {
+    return DeltaTables.table(spark, control).history(1).select("operation").first().getString(0);
+  }
+
+  private static ControlRowMerge maybeExisting(ControlRowMerge m, boolean existing) {
+    return existing ? m.existing() : m;
+  }
+
   @Test
   void theVerdictMovesOnlyForwardAndTheCallersColumnsAlways() {
+    scenario(false, "silver.orders");
+  }
+
+  @Test
+  void anUpdateOfARowReadBeforeKeepsTheSameRulesAndAMissingRowIsMerged() {
+    // A name that needs escaping in a SQL literal.
+    scenario(true, "silver.o'rders\\x");
+  }
+
+  private void scenario(boolean existing, String table) {
     String path = tmp.resolve("control").toString();
     Finalization.ensureControlTable(spark, path);
     TableRef control = TableRef.of(path);
     String lsnA = "0x0000002A000000100003";
     String lsnB = "0x0000002B000000100003";
+    ControlRowMerge.row("other").set("applied_lsn", DataTypes.StringType, lsnB).execute(spark, control, "test");
 
-    // Inserted without a verdict: NULL verdict columns.
-    ControlRowMerge.row("silver.orders").set("applied_lsn", DataTypes.StringType, lsnA)
-        .set("snapshot_wave", DataTypes.IntegerType, 2).execute(spark, control, "test");
-    Row r = row(control, "silver.orders");
+    // Inserted without a verdict: NULL verdict columns (with existing(): the UPDATE finds no row, the MERGE runs).
+    maybeExisting(ControlRowMerge.row(table).set("applied_lsn", DataTypes.StringType, lsnA)
+        .set("snapshot_wave", DataTypes.IntegerType, 2), existing).execute(spark, control, "test");
+    assertThat(lastOperation(control)).isEqualTo("MERGE");
+    Row r = row(control, table);
     assertThat(r.isNullAt(0)).isTrue();
     assertThat(r.getString(3)).isEqualTo(lsnA);
     assertThat(r.getInt(4)).isEqualTo(2);
 
     // A verdict on the NULL one: written, the end offset's commit time as UTC without zone.
     long before = DeltaTables.version(spark, control);
-    ControlRowMerge.row("silver.orders").set("applied_lsn", DataTypes.StringType, lsnB)
+    maybeExisting(ControlRowMerge.row(table).set("applied_lsn", DataTypes.StringType, lsnB)
         .set("snapshot_wave", DataTypes.IntegerType, null)
-        .verdict(T.plusHours(1), end(lsnB, "2026-03-01T11:20:00Z")).execute(spark, control, "test");
+        .verdict(T.plusHours(1), end(lsnB, "2026-03-01T11:20:00Z")), existing).execute(spark, control, "test");
     assertThat(DeltaTables.version(spark, control)).isEqualTo(before + 1); // one commit
-    r = row(control, "silver.orders");
+    assertThat(lastOperation(control)).isEqualTo(existing ? "UPDATE" : "MERGE");
+    r = row(control, table);
     assertThat(r.get(0)).isEqualTo(T.plusHours(1));
     assertThat(r.getString(1)).isEqualTo(lsnB);
     assertThat(r.get(2)).isEqualTo(LocalDateTime.of(2026, 3, 1, 11, 20));
     assertThat(r.isNullAt(4)).isTrue();
 
     // An older candidate: the verdict stays, the caller's column still moves.
-    ControlRowMerge.row("silver.orders").set("applied_lsn", DataTypes.StringType, lsnA)
-        .verdict(T, end(lsnA, "2026-03-01T10:05:00Z")).execute(spark, control, "test");
-    r = row(control, "silver.orders");
+    maybeExisting(ControlRowMerge.row(table).set("applied_lsn", DataTypes.StringType, lsnA)
+        .set("snapshot_wave", DataTypes.IntegerType, 7)
+        .verdict(T, end(lsnA, "2026-03-01T10:05:00Z")), existing).execute(spark, control, "test");
+    r = row(control, table);
     assertThat(r.get(0)).isEqualTo(T.plusHours(1));
     assertThat(r.getString(1)).isEqualTo(lsnB);
+    assertThat(r.get(2)).isEqualTo(LocalDateTime.of(2026, 3, 1, 11, 20));
     assertThat(r.getString(3)).isEqualTo(lsnA);
+    assertThat(r.getInt(4)).isEqualTo(7);
+    assertThat(row(control, "other").getString(3)).isEqualTo(lsnB); // the other row untouched
 
     // The verdict alone (Finalization.advance's MERGE): nothing affected when not forward.
-    Row m = ControlRowMerge.row("silver.orders").verdict(T, end(lsnA, "2026-03-01T10:05:00Z"))
+    Row m = ControlRowMerge.row(table).verdict(T, end(lsnA, "2026-03-01T10:05:00Z"))
         .execute(spark, control, "test");
     assertThat(m.<Long>getAs("num_affected_rows")).isZero();
 

@@ -42,7 +42,8 @@ import org.slf4j.LoggerFactory;
  *       rows are ranked in one pass ({@link RankedChanges}), which the snapshot probe rides along when
  *       the plan does not hang on it, and cached for the MERGE;
  *   <li>the MERGE (one commit on silver), then the position and the verdict (one commit on the
- *       control table, none when neither moves).
+ *       control table, none when neither moves: an UPDATE of the row read in step 1, a MERGE when
+ *       there was none).
  * </ol>
  * A crash between any two steps leaves silver behind its recorded position or at it, never ahead
  * of its verdict; the next call repairs it.
@@ -100,7 +101,7 @@ final class ApplyRun {
       Finalization.ensureControlTable(spark, control.text());
       EnsuredTables.add(spark, "control " + control.text());
     }
-    ControlRows.Read first = ControlRows.read(spark, control, bronze.text(), silver.text());
+    ControlRows.Read first = label("control row", () -> ControlRows.read(spark, control, bronze.text(), silver.text()));
     SilverPosition position = first.silver();
     steps.accept(ApplyChanges.Step.CONTROL_READ);
 
@@ -110,7 +111,8 @@ final class ApplyRun {
       return new ApplyResult(false, position.appliedLsn(), position.finalizedUntil(), false);
     }
     boolean factsExist = facts != null && DeltaTables.exists(spark, facts);
-    SnapshotFacts seen = factsExist ? SnapshotFacts.read(spark, facts, bronze.text()) : SnapshotFacts.NONE;
+    SnapshotFacts seen = factsExist ? label("facts", () -> SnapshotFacts.read(spark, facts, bronze.text()))
+        : SnapshotFacts.NONE;
     // Whether the facts have any row for bronze's name at all: checked once per JVM, when they have no snapshot
     // row for it (a misspelt target would miss every snapshot).
     if (factsExist && !seen.hasSnapshotRows() && WARNED.add("facts " + facts + " " + bronze)
@@ -119,7 +121,7 @@ final class ApplyRun {
           + " Its targets: {}", facts, bronze, SnapshotFacts.targets(spark, facts, null));
     }
 
-    long version = DeltaTables.version(spark, bronze);
+    long version = label("bronze version", () -> DeltaTables.version(spark, bronze));
     Dataset<Row> pinned = DeltaTables.readVersion(spark, bronze, version);
     BronzeColumns columns = BronzeColumns.of(pinned.schema(), bronze.text(), source.keys());
     Column ours = lower(col(CdcColumns.CAPTURE_INSTANCE)).isin(source.instancesLower().toArray());
@@ -145,9 +147,10 @@ final class ApplyRun {
     ApplyPlan plan;
     if (guess.newChunks().isEmpty() && columns.missingKeys().isEmpty()) {
       Column base = base(guess, op, lsn, change, snapshotId);
-      ranked = RankedChanges.rank(pinned.where(base.or(probe)),
-          new RankedChanges.Marks(base, probe, ours, change, snapshotId, chunked), null, columns,
-          prunable && !guess.rebuild());
+      boolean stats = prunable && !guess.rebuild();
+      Dataset<Row> read = pinned.where(base.or(probe));
+      RankedChanges.Marks marks = new RankedChanges.Marks(base, probe, ours, change, snapshotId, chunked);
+      ranked = label("ranking", () -> RankedChanges.rank(read, marks, null, columns, stats));
       try {
         checkProbe(ranked.chunkRows(), factsExist, seen);
         plan = ApplyPlan.decide(position, seen.newest(), ranked.whole(), seen.openLsn(), seen.chunks());
@@ -216,12 +219,13 @@ final class ApplyRun {
       if (outcome.merged()) {
         boolean byKeys = !plan.rebuild() && plan.newChunks().isEmpty();
         List<List<Object>> few = !byKeys || r.keysApplied() > KeyPruning.MAX_POINTS ? null
-            : r.keysApplied() == 0 ? List.of() : r.keys();
+            : r.keysApplied() == 0 ? List.of() : label("keys", r::keys);
         KeyPruning.Plan prune = !pruneByKeys ? new KeyPruning.None("switched off")
             : KeyPruning.plan(plan.rebuild(), !plan.newChunks().isEmpty(), columns.keys(), few, r.ranges());
         pruned = describe(prune);
-        metrics = SilverMerge.merge(spark, silver, r.latest(), columns.keys(), columns.written(), plan.rebuild(),
-            SilverMerge.pruning(prune, columns));
+        Row m = label("MERGE", () -> SilverMerge.merge(spark, silver, r.latest(), columns.keys(), columns.written(),
+            plan.rebuild(), SilverMerge.pruning(prune, columns)));
+        metrics = m;
       }
       steps.accept(ApplyChanges.Step.MERGED);
 
@@ -238,7 +242,11 @@ final class ApplyRun {
         }
       }
       if (outcome.writePosition() || advance != null) {
-        ControlRows.write(spark, control, silver.text(), outcome.next(), advance);
+        ControlRows.Verdict v = advance;
+        label("position", () -> {
+          ControlRows.write(spark, control, silver.text(), outcome.next(), v, first.silverRow());
+          return null;
+        });
       }
       steps.accept(ApplyChanges.Step.POSITION_RECORDED);
       LOG.info("ApplyChanges {} -> {} (bronze version {}): {}; {}; position {}, verdict {} ({} ms)", bronze, silver,
@@ -246,6 +254,10 @@ final class ApplyRun {
           outcome.next().appliedLsn(), verdict, (System.nanoTime() - t0) / 1_000_000);
       return new ApplyResult(outcome.rebuilt(), outcome.next().appliedLsn(), verdict, true);
     }
+  }
+
+  private <T> T label(String step, java.util.function.Supplier<T> work) {
+    return JobLabel.of(spark, silver.text(), step, work);
   }
 
   /** Which bronze rows {@code plan} applies (besides new waves). */

@@ -33,8 +33,12 @@ final class ControlRows {
     static final BronzeVerdict NONE = new BronzeVerdict(null, null);
   }
 
-  /** What a call reads first. */
-  record Read(BronzeVerdict bronze, SilverPosition silver) {}
+  /**
+   * What a call reads first.
+   *
+   * @param silverRow whether the control table has a row for silver (its position may still be all NULL)
+   */
+  record Read(BronzeVerdict bronze, SilverPosition silver, boolean silverRow) {}
 
   private ControlRows() {}
 
@@ -47,15 +51,17 @@ final class ControlRows {
         .collectAsList();
     BronzeVerdict verdict = BronzeVerdict.NONE;
     SilverPosition position = SilverPosition.NONE;
+    boolean silverRow = false;
     for (Row r : rows) {
       if (bronze.equals(r.getString(0))) {
         verdict = new BronzeVerdict(str(r, 1), r.isNullAt(2) ? null : (LocalDateTime) r.get(2));
       } else {
+        silverRow = true;
         position = new SilverPosition(str(r, 3), str(r, 4), str(r, 5), r.isNullAt(6) ? null : r.getInt(6),
             r.isNullAt(7) ? null : (LocalDateTime) r.get(7));
       }
     }
-    return new Read(verdict, position);
+    return new Read(verdict, position, silverRow);
   }
 
   /**
@@ -71,8 +77,12 @@ final class ControlRows {
    * the same commit, only forward ({@link ControlRowMerge}: the verdict columns, condition and
    * commit-time conversion {@code Finalization.advance} uses). Retried when it loses a race with
    * another commit on the control table (trackers and other silver jobs MERGE into it too).
+   *
+   * @param existing whether the call read a row for {@code silver}: then an UPDATE of it (fewer
+   *     Spark jobs), the MERGE only when the row went missing meanwhile ({@link ControlRowMerge#existing})
    */
-  static void write(SparkSession spark, TableRef control, String silver, SilverPosition next, Verdict verdict) {
+  static void write(SparkSession spark, TableRef control, String silver, SilverPosition next, Verdict verdict,
+      boolean existing) {
     ControlRowMerge m = ControlRowMerge.row(silver)
         .set(APPLIED_LSN, DataTypes.StringType, next.appliedLsn())
         .set(SNAPSHOT_LSN, DataTypes.StringType, next.snapshotLsn())
@@ -80,6 +90,9 @@ final class ControlRows {
         .set(SNAPSHOT_WAVE, DataTypes.IntegerType, next.snapshotWave());
     if (verdict != null) {
       m = m.verdict(verdict.finalizedUntil(), verdict.end());
+    }
+    if (existing) {
+      m = m.existing();
     }
     m.execute(spark, control, "recording the position of " + silver + " in " + control);
   }

@@ -93,7 +93,7 @@ public final class ApplyChangesBench {
     spark.sql("OPTIMIZE delta.`" + pruned + "` ZORDER BY (id)");
     spark.sql("CREATE TABLE delta.`" + baseline + "` SHALLOW CLONE delta.`" + pruned + "`");
     ControlRows.write(spark, TableRef.of(control), baseline,
-        ControlRows.read(spark, TableRef.of(control), bronze, pruned).silver(), null);
+        ControlRows.read(spark, TableRef.of(control), bronze, pruned).silver(), null, false);
     long filesNow = ((Number) spark.sql("DESCRIBE DETAIL delta.`" + pruned + "`").first().getAs("numFiles"))
         .longValue();
 

@@ -1,0 +1,35 @@
+package io.mssqlcdc.silver;
+
+import java.util.function.Supplier;
+import org.apache.spark.SparkContext;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Names the Spark jobs of one step of a call ({@code spark.job.description}: the Spark UI's job
+ * list, the bench's job log, {@code ApplyChangesJobsTest}'s listing), e.g. {@code ApplyChanges
+ * silver.orders: ranking}. Delta's own jobs keep the descriptions Delta gives them; the caller's
+ * description is restored after the step.
+ */
+final class JobLabel {
+  private static final String KEY = "spark.job.description";
+
+  private JobLabel() {}
+
+  static <T> T of(SparkSession spark, String silver, String step, Supplier<T> work) {
+    SparkContext sc = spark.sparkContext();
+    String before = sc.getLocalProperty(KEY);
+    sc.setLocalProperty(KEY, "ApplyChanges " + silver + ": " + step);
+    try {
+      return work.get();
+    } finally {
+      sc.setLocalProperty(KEY, before);
+    }
+  }
+
+  static void run(SparkSession spark, String silver, String step, Runnable work) {
+    of(spark, silver, step, () -> {
+      work.run();
+      return null;
+    });
+  }
+}
