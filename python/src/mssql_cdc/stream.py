@@ -71,7 +71,7 @@ class CdcStreamBuilder(_gateway.JvmBuilder):
         return self._set("resnapshotIntervalDays", float(days))
 
     def factsCommitIntervalSeconds(self, seconds: float) -> "CdcStreamBuilder":  # noqa: N802
-        """How often at most steady batches' facts rows are committed (default 5; 0: every batch)."""
+        """How often at most steady batches' facts rows are committed, in seconds (default 0: as soon as the last commit ended)."""
         return self._set("factsCommitIntervalSeconds", float(seconds))
 
     def snapshotOnSwitch(self, snapshot_on_switch: bool = True) -> "CdcStreamBuilder":  # noqa: N802

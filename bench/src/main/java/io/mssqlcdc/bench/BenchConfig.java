@@ -39,7 +39,7 @@ import java.util.Set;
  *     fixtures above in batches of a fifth; more: the same batch size, more of them, so a run's first
  *     batch and its end weigh less)
  * @param factsCommitMillis the bronze and latency cases' {@code DeltaSink} facts commit interval, ms
- *     (docs/decisions/0013; default the sink's own, 0: a facts commit per batch as decision 0012 had it)
+ *     (docs/decisions/0013; default the sink's own, 0)
  */
 public record BenchConfig(
     Path out, Path data, List<String> cases, int reps, int warmups, int narrowRows, int wideRows,

@@ -20,7 +20,8 @@ class BenchConfigTest {
 
   @Test
   void factsCommitSecondsDefaultsToTheSinksInterval() {
-    assertThat(BenchConfig.parse(new String[0]).factsCommitMillis()).isEqualTo(5_000);
+    assertThat(BenchConfig.parse(new String[0]).factsCommitMillis()).isZero();
+    assertThat(BenchConfig.parse(new String[] {"factsCommitSeconds=5"}).factsCommitMillis()).isEqualTo(5_000);
     assertThat(BenchConfig.parse(new String[] {"factsCommitSeconds=0"}).factsCommitMillis()).isZero();
     assertThat(BenchConfig.parse(new String[] {"factsCommitSeconds=0.25"}).factsCommitMillis()).isEqualTo(250);
     assertThatThrownBy(() -> BenchConfig.parse(new String[] {"factsCommitSeconds=-1"}))

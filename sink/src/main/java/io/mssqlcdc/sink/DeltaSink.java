@@ -90,7 +90,7 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
   private final Set<TableRef> ensured = new HashSet<>();
   private transient FactsCommitter committer;
   /** The default of {@link Builder#factsCommitInterval}. */
-  public static final java.time.Duration DEFAULT_FACTS_COMMIT_INTERVAL = java.time.Duration.ofSeconds(5);
+  public static final java.time.Duration DEFAULT_FACTS_COMMIT_INTERVAL = java.time.Duration.ZERO;
 
   /** How long a steady batch's append may take to report its figures before it counts as skipped. */
   static final long OBSERVATION_WAIT_SECONDS = 5;
@@ -175,7 +175,7 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
       // a restart of a reused instance): the rewind check, one scan of the facts table. A batch
       // that follows needs none: this instance wrote its predecessor's facts, and nothing else
       // writes facts rows of this sink id.
-      committer().drain(spark, facts);
+      committer().drainBeforeCheck(spark, facts);
       ensure(spark, facts, () -> FactsWriter.ensure(spark, facts));
       OptionalLong last = FactsReader.lastBatch(spark, facts, sinkId);
       if (last.isPresent() && batchId < last.getAsLong()) {
@@ -443,8 +443,9 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
      * How often at most steady batches' facts rows are committed (docs/decisions/0013): a commit
      * takes every row handed over since the last one, once that one ended and this long after it
      * started. Batches further apart than this get a commit each, right after the batch; a stream
-     * catching up, one per interval. {@code Duration.ZERO}: a commit per batch (each after the one
-     * before ended). Default {@link #DEFAULT_FACTS_COMMIT_INTERVAL}. Rows still held when the process
+     * catching up, one per interval. {@code Duration.ZERO} (the default,
+     * {@link #DEFAULT_FACTS_COMMIT_INTERVAL}): each commit starts as soon as the one before ended, with
+     * every row handed over meanwhile; a batch never waits for a facts commit. Rows still held when the process
      * ends are rebuilt from bronze by the next run, figures of the read NULL.
      */
     public Builder factsCommitInterval(java.time.Duration interval) {

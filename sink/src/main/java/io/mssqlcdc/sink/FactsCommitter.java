@@ -1,10 +1,13 @@
 package io.mssqlcdc.sink;
 
 import io.mssqlcdc.errors.SinkErrors;
+import io.mssqlcdc.sink.facts.FactsColumn;
 import io.mssqlcdc.sink.facts.FactsReader;
 import io.mssqlcdc.sink.facts.FactsRow;
 import io.mssqlcdc.sink.facts.FactsWriter;
 import io.mssqlcdc.sink.tables.TableRef;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,15 +30,19 @@ import org.slf4j.LoggerFactory;
  * <p>The sink waits for every row handed over ({@link #drain}) before a facts commit of its own
  * and before a run's rewind check, and the query's stop does ({@link #drainOnStop}), so rows land
  * in batch order and a query that ended leaves nothing behind. A group whose commit failed stops
- * the thread's commits until the query's thread wrote it again (first checking that it did not
- * land after all); if that fails too the caller's batch fails with the cause, and the next run
- * rebuilds the missing rows from bronze ({@link FactsRebuild}). So the sink id's facts rows always
- * run without a gap up to their last batch, which is what the rebuild relies on.
+ * the thread's commits until a waiter asks for it to be written again; the thread then checks that
+ * it did not land after all and writes it once more. If that fails too, the group and every row held
+ * behind it are dropped and the waiter throws the batches' facts failure; the next run rebuilds
+ * them from bronze ({@link FactsRebuild}). So the sink id's facts rows never have a gap below their
+ * last batch, which is what the rebuild relies on. Every Spark job of a facts commit runs on the
+ * thread: the query's stop, which cancels the query's job group and interrupts its thread, ends a
+ * wait, never a commit.
  *
  * <p>One committer serves a facts table and sink id per JVM ({@link #of}), so a later sink
- * instance of the same stream waits for what an earlier one still holds. The thread runs its
- * Spark jobs outside the query's job group (so stopping the query does not cancel a commit it
- * already owes) and marks them with {@link #JOB_PROPERTY}, the group's last batch id.
+ * instance of the same stream (and the pipeline closing a generation) waits for what an earlier
+ * one still holds. The thread runs its Spark jobs outside the query's job group and marks them with
+ * {@link #JOB_PROPERTY}, the group's last batch id. Rows carry the time they were handed over as
+ * {@code written_at}.
  */
 final class FactsCommitter {
   private static final Logger LOG = LoggerFactory.getLogger(FactsCommitter.class);
@@ -51,6 +58,7 @@ final class FactsCommitter {
   static final int MAX_HELD_BATCHES = 100;
   /** How long the thread stays without work before it ends (a pipeline of many streams holds no idle threads). */
   private static final long IDLE_MILLIS = 60_000;
+  private static final long FOREVER = Long.MAX_VALUE;
 
   /**
    * One committer per facts table and sink id in this JVM: a new sink instance of the same stream
@@ -60,15 +68,20 @@ final class FactsCommitter {
 
   private final String sinkId;
 
-  /** Batches' rows handed over and not yet taken by the thread; guarded by this. */
+  // Guarded by this.
+  /** Batches' rows handed over and not yet taken by the thread. */
   private Group held;
-  /** The group the thread is writing; guarded by this. */
+  /** The group the thread is writing. */
   private Group writing;
-  /** A group the thread could not write, for the query's thread to write again; guarded by this. */
+  /** A group the thread could not write; nothing later is committed until it is. */
   private Group failed;
   private Throwable failure;
-  /** Whether a waiter wants the held rows committed now, interval or not; guarded by this. */
-  private boolean flushNow;
+  /** Whether a waiter asked for {@link #failed} to be written again. */
+  private boolean retry;
+  /** A group written twice without success (and the rows held behind it), for the next waiter to report. */
+  private RuntimeException lost;
+  /** Waiters that want the held rows committed now, interval or not. */
+  private int flushing;
   private long lastStartNanos = Long.MIN_VALUE / 2;
   private Thread thread;
   private SparkSession spark;
@@ -106,44 +119,60 @@ final class FactsCommitter {
   /**
    * Hands over {@code rows}, the facts of batch {@code batchId}, for a commit in the background
    * at most {@code interval} after the previous one started. A group that failed in the background
-   * is written again here first (throwing the batch's facts failure if that fails too).
+   * is written again first (throwing the batches' facts failure if that fails too).
    * {@code beforeWrite} runs on the committing thread before the commit that holds the rows (tests:
    * a failed commit).
    */
   synchronized void submit(SparkSession spark, TableRef facts, long batchId, List<FactsRow> rows,
       java.time.Duration interval, Runnable beforeWrite) throws InterruptedException {
-    rewriteFailed();
+    use(spark, facts);
+    rewriteFailed(FOREVER);
     if (held != null && held.batches() >= MAX_HELD_BATCHES) {
-      awaitCommitted(FOREVER);
-      rewriteFailed();
+      drain(spark, facts);
     }
-    this.spark = spark;
-    this.facts = facts;
     this.intervalNanos = interval.toNanos();
-    held = held == null ? new Group(batchId, batchId, List.copyOf(rows), List.of(beforeWrite))
-        : held.plus(batchId, rows, beforeWrite);
-    if (thread == null) {
-      thread = new Thread(this::commitLoop, "mssql-cdc-facts-" + sinkId);
-      thread.setDaemon(true);
-      thread.start();
+    LocalDateTime now = LocalDateTime.now(ZoneOffset.UTC);
+    List<FactsRow> stamped = new ArrayList<>();
+    for (FactsRow r : rows) {
+      FactsRow c = r.copy();
+      if (c.get(FactsColumn.WRITTEN_AT) == null) {
+        c.set(FactsColumn.WRITTEN_AT, now);
+      }
+      stamped.add(c);
     }
+    held = held == null ? new Group(batchId, batchId, List.copyOf(stamped), List.of(beforeWrite))
+        : held.plus(batchId, stamped, beforeWrite);
+    ensureThread();
     notifyAll();
   }
 
   /**
-   * Waits until every row handed over is committed; a group that failed is written again here,
-   * and if that fails the batch's facts commit failure is thrown. An interrupt (the query's stop)
-   * goes to Spark as it is, which ends the query as stopped; the commits go on, and the source's
-   * stop waits for them.
+   * Waits until every row handed over is committed; a group that failed is written again (by the
+   * thread), and if that fails the batches' facts commit failure is thrown. An interrupt (the
+   * query's stop) goes to Spark as it is, which ends the query as stopped; the commits go on, and
+   * the source's stop waits for them.
    */
   synchronized void drain(SparkSession spark, TableRef facts) throws InterruptedException {
+    use(spark, facts);
     // Rows held behind a failed group are committed after it is written again: wait for them too.
-    while (true) {
-      awaitCommitted(FOREVER);
-      if (failed == null) {
-        return;
+    while (!awaitIdle(FOREVER)) {
+      rewriteFailed(FOREVER);
+    }
+  }
+
+  /**
+   * {@link #drain} before the facts are read to be checked (a run's first batch, a generation
+   * closed): rows that could not be written are rebuilt from bronze right after, so their loss is
+   * logged, not thrown.
+   */
+  synchronized void drainBeforeCheck(SparkSession spark, TableRef facts) throws InterruptedException {
+    try {
+      drain(spark, facts);
+    } catch (io.mssqlcdc.errors.CdcStateException e) {
+      if (e.code() != io.mssqlcdc.errors.CdcErrorCode.FACTS_COMMIT_FAILED) {
+        throw e;
       }
-      rewriteFailed();
+      LOG.warn("{}: {} They are rebuilt from bronze now.", sinkId, e.getMessage());
     }
   }
 
@@ -153,21 +182,25 @@ final class FactsCommitter {
    * run rebuilds the rows.
    */
   synchronized void drainOnStop(SparkSession spark, TableRef facts) {
+    use(spark, facts);
     boolean interrupted = false;
     long start = System.nanoTime();
+    long limit = TimeUnit.SECONDS.toNanos(STOP_WAIT_SECONDS);
     try {
       while (true) {
+        long left = limit - (System.nanoTime() - start);
         try {
-          long left = TimeUnit.SECONDS.toNanos(STOP_WAIT_SECONDS) - (System.nanoTime() - start);
-          if (left <= 0 || !awaitCommitted(left)) {
+          if (left <= 0) {
             LOG.error("{}: the facts of {} were not committed within {} s of the query's stop; if they never land,"
                 + " the next run rebuilds them from bronze", sinkId, pendingText(), STOP_WAIT_SECONDS);
             return;
           }
-          if (failed == null) {
+          if (awaitIdle(left)) {
             return;
           }
-          rewriteFailed();
+          if (failed != null) {
+            rewriteFailed(limit - (System.nanoTime() - start));
+          }
         } catch (InterruptedException e) {
           interrupted = true;
         } catch (RuntimeException again) {
@@ -183,51 +216,163 @@ final class FactsCommitter {
     }
   }
 
-  private static final long FOREVER = Long.MAX_VALUE;
+  private void use(SparkSession spark, TableRef facts) {
+    this.spark = spark;
+    this.facts = facts;
+  }
 
   /**
-   * Waits (holding this monitor between waits) until nothing is held or being written, or a group
-   * failed; asks the thread to commit now. False when {@code timeoutNanos} ({@link #FOREVER}: no
-   * limit) passed first.
+   * Waits (holding this monitor between waits) until nothing is held or being written (true), or a
+   * group failed or {@code timeoutNanos} ({@link #FOREVER}: no limit) passed (false); asks the thread
+   * to commit now. A group lost since the last wait is thrown first.
    */
-  private boolean awaitCommitted(long timeoutNanos) throws InterruptedException {
+  private boolean awaitIdle(long timeoutNanos) throws InterruptedException {
+    throwLost();
     long start = System.nanoTime();
-    flushNow = true;
+    flushing++;
     notifyAll();
     try {
       while (failed == null && (held != null || writing != null)) {
-        if (thread == null) {
-          // The thread ended (it does when idle, and never with rows held); start it again to be safe.
-          thread = new Thread(this::commitLoop, "mssql-cdc-facts-" + sinkId);
-          thread.setDaemon(true);
-          thread.start();
-        }
+        ensureThread();
         long left = timeoutNanos == FOREVER ? Long.MAX_VALUE : timeoutNanos - (System.nanoTime() - start);
         if (left <= 0) {
           return false;
         }
         TimeUnit.NANOSECONDS.timedWait(this, Math.min(left, TimeUnit.SECONDS.toNanos(1)));
       }
-      return true;
+      return failed == null;
     } finally {
-      flushNow = false;
+      flushing--;
     }
   }
 
   /**
-   * Writes a group that failed in the background again on this thread; rows held after it stay held
-   * (the thread commits them once this is done, so the rows still land in batch order).
+   * Has the thread write the failed group again and waits for it (at most {@code timeoutNanos});
+   * throws the batches' facts failure if that fails too. The thread, not the caller, runs the
+   * commit: a stop that interrupts the caller ends the wait, and the commit goes on.
    */
-  private void rewriteFailed() {
-    Group g = failed;
-    if (g == null) {
+  private void rewriteFailed(long timeoutNanos) throws InterruptedException {
+    throwLost();
+    if (failed == null) {
       return;
     }
-    LOG.warn("{}: the facts commit of {} failed ({}); writing it again", sinkId, g.text(), failure.toString());
-    failed = null;
-    failure = null;
+    retry = true;
+    ensureThread();
+    notifyAll();
+    long start = System.nanoTime();
+    while (failed != null && lost == null) {
+      long left = timeoutNanos == FOREVER ? Long.MAX_VALUE : timeoutNanos - (System.nanoTime() - start);
+      if (left <= 0) {
+        return;
+      }
+      TimeUnit.NANOSECONDS.timedWait(this, Math.min(left, TimeUnit.SECONDS.toNanos(1)));
+    }
+    throwLost();
+  }
+
+  private void throwLost() {
+    RuntimeException e = lost;
+    if (e != null) {
+      lost = null;
+      throw e;
+    }
+  }
+
+  private void ensureThread() {
+    if (thread == null || !thread.isAlive()) {
+      thread = new Thread(this::commitLoop, "mssql-cdc-facts-" + sinkId);
+      thread.setDaemon(true);
+      thread.start();
+    }
+  }
+
+  private String pendingText() {
+    Group g = failed != null ? failed : writing != null ? writing : held;
+    return g == null ? "no batch" : g.text();
+  }
+
+  /** The committing thread: takes what is held when a commit is due (or a failed group to retry), writes it. */
+  private void commitLoop() {
     try {
-      // A commit that reported a failure may have landed (an ambiguous storage response): written once only.
+      while (true) {
+        Group g;
+        boolean again;
+        synchronized (this) {
+          long idleSince = System.nanoTime();
+          while (true) {
+            if (failed != null && retry) {
+              g = failed;
+              again = true;
+              break;
+            }
+            if (held != null && failed == null) {
+              long due = lastStartNanos + intervalNanos;
+              long now = System.nanoTime();
+              if (flushing > 0 || now - due >= 0) {
+                g = held;
+                held = null;
+                again = false;
+                break;
+              }
+              waitNanos(due - now);
+            } else {
+              if (System.nanoTime() - idleSince > TimeUnit.MILLISECONDS.toNanos(IDLE_MILLIS)) {
+                thread = null;
+                return;
+              }
+              waitNanos(TimeUnit.MILLISECONDS.toNanos(IDLE_MILLIS));
+            }
+          }
+          writing = g;
+          lastStartNanos = System.nanoTime();
+        }
+        Throwable error = null;
+        try {
+          if (again) {
+            writeAgain(g);
+          } else {
+            write(g);
+          }
+        } catch (Throwable e) {
+          error = e;
+        }
+        synchronized (this) {
+          writing = null;
+          if (again) {
+            retry = false;
+            failed = null;
+            failure = null;
+            if (error != null) {
+              // Rows held after the lost group must not land without it (the facts would have a gap below their last
+              // batch, which the rebuild cannot see): dropped too; the next run rebuilds them all from bronze.
+              long upTo = held == null ? g.last() : held.last();
+              held = null;
+              lost = SinkErrors.factsCommitFailed(facts.text(), sinkId, g.first(), upTo,
+                  error instanceof RuntimeException r ? r : new IllegalStateException(error));
+            }
+          } else if (error != null) {
+            failed = g;
+            failure = error;
+            LOG.warn("{}: the facts commit of {} failed in the background ({}); the next batch or the query's stop"
+                + " writes it again", sinkId, g.text(), error.toString());
+          }
+          notifyAll();
+        }
+      }
+    } finally {
+      synchronized (this) {
+        if (thread == Thread.currentThread()) {
+          thread = null;
+        }
+        notifyAll();
+      }
+    }
+  }
+
+  /** The second attempt at a failed group: first checks it did not land after all (an ambiguous storage response). */
+  private void writeAgain(Group g) {
+    LOG.warn("{}: the facts commit of {} failed ({}); writing it again", sinkId, g.text(), String.valueOf(failure));
+    withJobProperties(g, () -> {
       OptionalLong last = FactsReader.lastBatch(spark, facts, sinkId);
       if (last.isPresent() && last.getAsLong() >= g.last()) {
         LOG.info("{}: the facts rows of {} landed after all; not written again", sinkId, g.text());
@@ -239,69 +384,35 @@ final class FactsCommitter {
       }
       g.beforeWrite().forEach(Runnable::run);
       FactsWriter.write(spark, facts, g.rows(), null, g.last());
-    } catch (RuntimeException again) {
-      // Rows held after the lost group must not land without it (the facts would have a gap below their last batch,
-      // which the rebuild cannot see): dropped too; the next run rebuilds them all from bronze.
-      long upTo = held == null ? g.last() : held.last();
-      held = null;
-      throw SinkErrors.factsCommitFailed(facts.text(), sinkId, g.first(), upTo, again);
-    } finally {
-      notifyAll();
+    });
+  }
+
+  private void write(Group g) {
+    withJobProperties(g, () -> {
+      g.beforeWrite().forEach(Runnable::run);
+      FactsWriter.write(spark, facts, g.rows(), null, g.last());
+    });
+  }
+
+  private void withJobProperties(Group g, Runnable r) {
+    SparkSession s;
+    synchronized (this) {
+      s = spark;
     }
-  }
-
-  private String pendingText() {
-    Group g = writing != null ? writing : held;
-    return g == null ? "no batch" : g.text();
-  }
-
-  /** The committing thread: takes what is held when a commit is due, writes it, and so on; ends when idle. */
-  private void commitLoop() {
-    while (true) {
-      Group g;
-      SparkSession s;
-      TableRef t;
-      synchronized (this) {
-        long idleSince = System.nanoTime();
-        while (true) {
-          if (held != null && failed == null) {
-            long due = lastStartNanos + intervalNanos;
-            long now = System.nanoTime();
-            if (flushNow || now - due >= 0) {
-              break;
-            }
-            waitNanos(due - now);
-          } else {
-            if (System.nanoTime() - idleSince > TimeUnit.MILLISECONDS.toNanos(IDLE_MILLIS)) {
-              thread = null;
-              return;
-            }
-            waitNanos(TimeUnit.MILLISECONDS.toNanos(IDLE_MILLIS));
-          }
-        }
-        g = held;
-        held = null;
-        writing = g;
-        lastStartNanos = System.nanoTime();
-        s = spark;
-        t = facts;
-      }
-      Throwable error = null;
-      try {
-        write(s, t, g);
-      } catch (Throwable e) {
-        error = e;
-      }
-      synchronized (this) {
-        writing = null;
-        if (error != null) {
-          failed = g;
-          failure = error;
-          LOG.warn("{}: the facts commit of {} failed in the background ({}); the next batch or the query's stop"
-              + " writes it again", sinkId, g.text(), error.toString());
-        }
-        notifyAll();
-      }
+    SparkContext sc = s.sparkContext();
+    sc.clearJobGroup();
+    sc.clearJobTags();
+    for (String p : QUERY_PROPERTIES) {
+      sc.setLocalProperty(p, null);
+    }
+    sc.setLocalProperty(JOB_PROPERTY, Long.toString(g.last()));
+    sc.setJobDescription("mssql_cdc " + sinkId + ": facts of " + g.text());
+    SparkSession.setActiveSession(s);
+    try {
+      r.run();
+    } finally {
+      sc.setLocalProperty(JOB_PROPERTY, null);
+      sc.setJobDescription(null);
     }
   }
 
@@ -310,25 +421,6 @@ final class FactsCommitter {
       TimeUnit.NANOSECONDS.timedWait(this, Math.max(1, nanos));
     } catch (InterruptedException e) {
       // Nothing interrupts this thread on purpose; its work is owed, so go on.
-    }
-  }
-
-  private void write(SparkSession spark, TableRef facts, Group g) {
-    SparkContext sc = spark.sparkContext();
-    sc.clearJobGroup();
-    sc.clearJobTags();
-    for (String p : QUERY_PROPERTIES) {
-      sc.setLocalProperty(p, null);
-    }
-    sc.setLocalProperty(JOB_PROPERTY, Long.toString(g.last()));
-    sc.setJobDescription("mssql_cdc " + sinkId + ": facts of " + g.text());
-    SparkSession.setActiveSession(spark);
-    try {
-      g.beforeWrite().forEach(Runnable::run);
-      FactsWriter.write(spark, facts, g.rows(), null, g.last());
-    } finally {
-      sc.setLocalProperty(JOB_PROPERTY, null);
-      sc.setJobDescription(null);
     }
   }
 }

@@ -51,6 +51,13 @@ public final class FactsRebuild {
     if (facts == null || !DeltaTables.exists(spark, facts)) {
       return 0;
     }
+    try {
+      // Rows this JVM still holds for the generation (a stop that gave up waiting) land first, or are given up.
+      FactsCommitter.of(facts, sinkId).drainBeforeCheck(spark, facts);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while waiting for the facts commits of " + sinkId, e);
+    }
     java.util.OptionalLong first = firstLost(FactsReader.lastBatch(spark, facts, sinkId), lastCommitted);
     if (first.isEmpty()) {
       return 0;
@@ -87,6 +94,10 @@ public final class FactsRebuild {
       }
       counted = BatchFacts.byBatch(all.where(of), CdcColumns.BATCH_ID);
       commits = committedRows(spark, bronze, sinkId, from, to);
+    }
+    if (to - from + 1 > 2L * FactsCommitter.MAX_HELD_BATCHES + 1) {
+      LOG.warn("{}: rebuilding the facts rows of {} batches ({} to {}) from {}: more than the sink ever holds back"
+          + " (was the facts table restored to an older version?)", sinkId, to - from + 1, from, to, bronze);
     }
     List<FactsRow> out = new java.util.ArrayList<>();
     for (long k = from; k <= to; k++) {

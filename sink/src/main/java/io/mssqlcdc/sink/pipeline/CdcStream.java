@@ -72,10 +72,11 @@ public final class CdcStream {
       new Argument("factsTable", "string", "none",
           "The facts table (name or path): one row per micro-batch and per event. Required by"
               + " `onDataLoss=resnapshot`."),
-      new Argument("factsCommitIntervalSeconds", "number", "`5`",
+      new Argument("factsCommitIntervalSeconds", "number", "`0`",
           "How often at most the facts rows of steady micro-batches are committed (docs/decisions/0013): batches"
               + " further apart get a commit each, right after the batch; a stream catching up, one per interval"
-              + " for all its batches since. `0`: a commit per batch. Rows held when the process ends are rebuilt"
+              + " for all its batches since. `0`: each commit starts when the one before ended, with every row handed"
+              + " over meanwhile (fewer commits with more streams or slower storage). Rows held when the process ends are rebuilt"
               + " from bronze by the next run (figures of the read NULL)."),
       new Argument("trigger", "`Trigger` or string", "Spark's default",
           "`availableNow`, `once`, `processingTime=1 minute`, or a `Trigger`."),
@@ -211,7 +212,7 @@ public final class CdcStream {
       return this;
     }
 
-    /** How often at most steady batches' facts rows are committed, in seconds (default 5; 0: every batch). */
+    /** How often at most steady batches' facts rows are committed, in seconds (default 0: as soon as the last commit ended). */
     public Builder factsCommitIntervalSeconds(double seconds) {
       if (!(seconds >= 0) || Double.isInfinite(seconds)) {
         throw CdcErrors.invalidOption("factsCommitIntervalSeconds", Double.toString(seconds),
