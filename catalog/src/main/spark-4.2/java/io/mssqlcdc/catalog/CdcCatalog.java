@@ -1,0 +1,41 @@
+package io.mssqlcdc.catalog;
+
+import io.mssqlcdc.client.CdcClient;
+import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
+import org.apache.spark.sql.connector.catalog.Changelog;
+import org.apache.spark.sql.connector.catalog.ChangelogContext;
+import org.apache.spark.sql.connector.catalog.ChangelogRange;
+import org.apache.spark.sql.connector.catalog.Identifier;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/**
+ * The {@code mssql_cdc} catalog on Spark 4.2 (docs/SQL.md): {@link CdcCatalogBase}'s namespaces,
+ * tables and procedures, and the change-data API: {@code SELECT ... FROM cdc.dbo.orders CHANGES
+ * FROM VERSION '0x...' TO VERSION '0x...'} reads the change stream's rows of that commit-LSN range
+ * ({@link CdcChangelog}).
+ */
+public final class CdcCatalog extends CdcCatalogBase {
+
+  @Override
+  public Changelog loadChangelog(Identifier ident, ChangelogContext context, CaseInsensitiveStringMap readOptions)
+      throws NoSuchTableException {
+    CatalogTable table = CatalogTable.load(options(), entry(ident));
+    ChangeRange range;
+    try (CdcClient client = options().open()) {
+      range = resolve(client, table.captureInstance(), context.range());
+    }
+    return new CdcChangelog(table, range, table.streamOptions(readOptions.asCaseSensitiveMap()));
+  }
+
+  private static ChangeRange resolve(CdcClient client, String captureInstance, ChangelogRange r) {
+    if (r instanceof ChangelogRange.VersionRange v) {
+      return ChangeRange.ofVersions(client, v.startingVersion(), v.startingBoundInclusive(), v.endingVersion(),
+          v.endingBoundInclusive());
+    }
+    if (r instanceof ChangelogRange.TimestampRange t) {
+      return ChangeRange.ofTimestamps(client, captureInstance, t.startingTimestamp(), t.startingBoundInclusive(),
+          t.endingTimestamp(), t.endingBoundInclusive());
+    }
+    return ChangeRange.unbounded(client, captureInstance);
+  }
+}
