@@ -24,7 +24,25 @@ public final class CdcCatalog extends CdcCatalogBase {
     try (CdcClient client = options().open()) {
       range = resolve(client, table.captureInstance(), context.range());
     }
-    return new CdcChangelog(table, range, table.streamOptions(readOptions.asCaseSensitiveMap()));
+    return new CdcChangelog(table, range, table.streamOptions(readerOptions(readOptions)));
+  }
+
+  /**
+   * The change-data API's own options (Spark passes the {@code CHANGES} clause's {@code WITH}
+   * options, its bounds and modes included, to {@code loadChangelog}) are Spark's, not the reader's.
+   */
+  static final java.util.Set<String> CHANGELOG_OPTIONS = java.util.Set.of("startingversion", "endingversion",
+      "startingtimestamp", "endingtimestamp", "startingboundinclusive", "endingboundinclusive", "deduplicationmode",
+      "computeupdates");
+
+  private static java.util.Map<String, String> readerOptions(CaseInsensitiveStringMap given) {
+    java.util.Map<String, String> o = new java.util.LinkedHashMap<>();
+    given.asCaseSensitiveMap().forEach((k, v) -> {
+      if (!CHANGELOG_OPTIONS.contains(k.toLowerCase(java.util.Locale.ROOT))) {
+        o.put(k, v);
+      }
+    });
+    return o;
   }
 
   private static ChangeRange resolve(CdcClient client, String captureInstance, ChangelogRange r) {

@@ -2,6 +2,7 @@ package io.mssqlcdc.catalog;
 
 import static io.mssqlcdc.fake.FakeRows.row;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mssqlcdc.fake.FakeCdcDatabase;
 import io.mssqlcdc.sink.SharedDeltaSpark;
@@ -75,5 +76,89 @@ class CdcChangesTest {
     Dataset<Row> changes = SPARK.sql("SELECT " + COLS + " FROM cdc_ch.dbo.orders CHANGES FROM VERSION '" + from
         + "' TO VERSION '" + to + "' ORDER BY _start_lsn, _seqval, _operation");
     assertThat(rows(changes)).isEqualTo(streamedBetween(from, to)).hasSize(4);
+  }
+
+  private static final String CHANGES_COLS = "order_id, status, _change_type, _commit_version";
+
+  private static List<String> changes(String clause) {
+    return rows(SPARK.sql("SELECT " + CHANGES_COLS + " FROM cdc_ch.dbo.orders CHANGES " + clause
+        + " ORDER BY order_id, _commit_version, _change_type"));
+  }
+
+  private static String commitTime(int commit) {
+    return SPARK.sql("SELECT DISTINCT date_format(_commit_ts, \"yyyy-MM-dd'T'HH:mm:ss.SSS'Z'\") FROM cdc_ch_stream"
+        + " WHERE _start_lsn = '" + commits.get(commit) + "'").first().getString(0);
+  }
+
+  @Test
+  void theChangeDataColumnsComeFromTheOperationTheCommitLsnAndItsTime() {
+    List<String> all = rows(SPARK.sql("SELECT order_id, _operation, _change_type, _commit_version = _start_lsn,"
+        + " CAST(_commit_timestamp AS TIMESTAMP_NTZ) = _commit_ts, _row_version = _start_lsn || _seqval"
+        + " FROM cdc_ch.dbo.orders CHANGES FROM VERSION '" + commits.get(2) + "' ORDER BY _row_version, _operation"));
+    assertThat(all).containsExactly(
+        "[2,1,delete,true,true,true]", "[3,2,insert,true,true,true]",
+        "[1,3,update_preimage,true,true,true]", "[1,4,update_postimage,true,true,true]",
+        "[3,3,update_preimage,true,true,true]", "[3,4,update_postimage,true,true,true]");
+  }
+
+  @Test
+  void exclusiveBoundsLeaveTheirCommitOutAndNoEndingVersionReadsToTheNewestCommit() {
+    assertThat(changes("FROM VERSION '" + commits.get(0) + "' EXCLUSIVE TO VERSION '" + commits.get(2) + "' EXCLUSIVE"))
+        .containsExactly("[1,shipped,update_postimage," + commits.get(1) + "]",
+            "[1,new,update_preimage," + commits.get(1) + "]");
+    // Hex digits in any case, 0x optional: the same range.
+    assertThat(changes("FROM VERSION '" + commits.get(1).substring(2).toLowerCase() + "' TO VERSION '"
+        + commits.get(1) + "'")).containsExactly("[1,shipped,update_postimage," + commits.get(1) + "]",
+            "[1,new,update_preimage," + commits.get(1) + "]");
+    assertThat(rows(SPARK.sql("SELECT " + COLS + " FROM cdc_ch.dbo.orders CHANGES FROM VERSION '" + commits.get(2)
+        + "' ORDER BY _start_lsn, _seqval, _operation"))).isEqualTo(streamedBetween(commits.get(2), commits.get(3)));
+    assertThat(changes("FROM VERSION '" + commits.get(3) + "' EXCLUSIVE")).isEmpty();
+  }
+
+  @Test
+  void aTimestampRangeReadsTheCommitsMadeInIt() {
+    assertThat(rows(SPARK.sql("SELECT " + COLS + " FROM cdc_ch.dbo.orders CHANGES FROM TIMESTAMP '" + commitTime(1)
+        + "' TO TIMESTAMP '" + commitTime(2) + "' ORDER BY _start_lsn, _seqval, _operation")))
+        .isEqualTo(streamedBetween(commits.get(1), commits.get(2)));
+    assertThat(changes("FROM TIMESTAMP '" + commitTime(1) + "' EXCLUSIVE TO TIMESTAMP '" + commitTime(3)
+        + "' EXCLUSIVE")).containsExactly("[2,paid,delete," + commits.get(2) + "]",
+            "[3,new,insert," + commits.get(2) + "]");
+  }
+
+  @Test
+  void netChangesAreWhatFnCdcGetNetChangesReturns() {
+    // fn_cdc_get_net_changes_dbo_orders(all): one row per key changed, with its final values; a key
+    // inserted in the range is an insert, one deleted a delete, one inserted and deleted nothing.
+    assertThat(changes("FROM VERSION '" + commits.get(0) + "' WITH ('deduplicationMode' = 'netChanges')"))
+        .containsExactly("[1,done,insert," + commits.get(3) + "]", "[3,paid,insert," + commits.get(3) + "]");
+    // Keys that existed before the range: an update (op 4's final values, with computeUpdates the
+    // pre-image of the range's start beside it), a delete.
+    assertThat(changes("FROM VERSION '" + commits.get(1) + "' WITH ('deduplicationMode' = 'netChanges',"
+        + " 'computeUpdates' = 'true')")).containsExactly(
+            "[1,new,update_preimage," + commits.get(1) + "]", "[1,done,update_postimage," + commits.get(3) + "]",
+            "[2,paid,delete," + commits.get(2) + "]", "[3,paid,insert," + commits.get(3) + "]");
+    // Without computeUpdates, an update is the row's delete (its values at the range's start) and insert.
+    assertThat(changes("FROM VERSION '" + commits.get(1) + "' WITH ('deduplicationMode' = 'netChanges')"))
+        .containsExactly("[1,new,delete," + commits.get(1) + "]", "[1,done,insert," + commits.get(3) + "]",
+            "[2,paid,delete," + commits.get(2) + "]", "[3,paid,insert," + commits.get(3) + "]");
+  }
+
+  @Test
+  void withoutNetChangesEveryChangeIsThereAsTheStreamHasIt() {
+    List<String> all = changes("FROM VERSION '" + commits.get(1) + "'");
+    assertThat(all).hasSize(8);
+    assertThat(changes("FROM VERSION '" + commits.get(1) + "' WITH ('deduplicationMode' = 'dropCarryovers')"))
+        .isEqualTo(all);
+    assertThat(changes("FROM VERSION '" + commits.get(1) + "' WITH ('deduplicationMode' = 'none')")).isEqualTo(all);
+    assertThat(changes("FROM VERSION '" + commits.get(1) + "' WITH ('computeUpdates' = 'true')")).isEqualTo(all);
+  }
+
+  @Test
+  void readerOptionsAreTheStreamsAndBadOnesFailAsThere() {
+    assertThat(changes("FROM VERSION '" + commits.get(1) + "' TO VERSION '" + commits.get(1)
+        + "' WITH ('numPartitions' = '1')")).hasSize(2);
+    assertThatThrownBy(() -> changes("FROM VERSION '" + commits.get(1) + "' WITH ('numPartition' = '1')"))
+        .hasMessageStartingWith("MSSQL_CDC-101: Unknown option 'numPartition': did you mean 'numPartitions'?");
+    assertThatThrownBy(() -> changes("FROM VERSION 'not-an-lsn'")).hasMessage("MSSQL_CDC-103: Invalid LSN 'not-an-lsn': 'n' is not a hex digit (for example 0x0000002A000001F00003).");
   }
 }
