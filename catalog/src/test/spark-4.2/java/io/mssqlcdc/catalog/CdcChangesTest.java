@@ -161,4 +161,18 @@ class CdcChangesTest {
         .hasMessageStartingWith("MSSQL_CDC-101: Unknown option 'numPartition': did you mean 'numPartitions'?");
     assertThatThrownBy(() -> changes("FROM VERSION 'not-an-lsn'")).hasMessage("MSSQL_CDC-103: Invalid LSN 'not-an-lsn': 'n' is not a hex digit (for example 0x0000002A000001F00003).");
   }
+
+  @Test
+  /** {@code spark.read().changes(table)} is the batch read; {@code readStream().changes} is not there yet. */
+  void theDataFrameReadersChangesIsTheSameRead() {
+    Dataset<Row> df = SPARK.read().option("startingVersion", commits.get(1)).option("endingVersion", commits.get(2))
+        .changes("cdc_ch.dbo.orders");
+    assertThat(rows(df.selectExpr(COLS.split(", ")).orderBy("_start_lsn", "_seqval", "_operation")))
+        .isEqualTo(streamedBetween(commits.get(1), commits.get(2)));
+    assertThatThrownBy(() -> SPARK.readStream().option("startingVersion", commits.get(1)).changes("cdc_ch.dbo.orders")
+        .writeStream().format("memory").queryName("cdc_ch_changes_stream")
+        .option("checkpointLocation", dir.resolve("chk-changes").toString()).trigger(Trigger.AvailableNow()).start()
+        .awaitTermination()).hasMessageContaining("[DATA_SOURCE_MICRO_BATCH_SCAN_NOT_SUPPORTED] cdc_ch.dbo.orders CHANGES ("
+            + io.mssqlcdc.lsn.Lsn.parse(commits.get(1)).decrement().hex() + ", " + commits.get(3) + "]: Micro-batch scan is not supported.");
+  }
 }
