@@ -67,10 +67,30 @@ final class ChangelogScan implements Scan, Batch {
       } catch (IOException e) {
         throw new java.io.UncheckedIOException(e);
       }
-      stream = ((SupportsRead) new CdcTableProvider().getTable(streamSchema, new Transform[0], streamOptions))
-          .newScanBuilder(CaseInsensitiveStringMap.empty()).build().toMicroBatchStream(checkpoint);
+      stream = changeStream(streamOptions, checkpoint);
     }
     return stream;
+  }
+
+  private MicroBatchStream changeStream(Map<String, String> options, String checkpoint) {
+    return ((SupportsRead) new CdcTableProvider().getTable(streamSchema, new Transform[0], options))
+        .newScanBuilder(CaseInsensitiveStringMap.empty()).build().toMicroBatchStream(checkpoint);
+  }
+
+  /**
+   * {@code readStream.changes}: the change stream on {@code checkpointLocation}, a new checkpoint
+   * starting after the range's start ({@code startingLsn}); its end, if any, is not applied.
+   */
+  @Override
+  public MicroBatchStream toMicroBatchStream(String checkpointLocation) {
+    Map<String, String> o = new java.util.LinkedHashMap<>();
+    streamOptions.forEach((k, v) -> {
+      if (!k.equalsIgnoreCase("startingLsn")) {
+        o.put(k, v);
+      }
+    });
+    o.put("startingLsn", range.after().hex());
+    return new ChangelogStream(changeStream(o, checkpointLocation), this::changeRows);
   }
 
   @Override
@@ -84,7 +104,10 @@ final class ChangelogScan implements Scan, Batch {
 
   @Override
   public PartitionReaderFactory createReaderFactory() {
-    PartitionReaderFactory rows = range.isEmpty() ? null : stream().createReaderFactory();
+    return changeRows(range.isEmpty() ? null : stream().createReaderFactory());
+  }
+
+  private PartitionReaderFactory changeRows(PartitionReaderFactory rows) {
     int op = streamSchema.fieldIndex(CdcColumns.OPERATION);
     int lsn = streamSchema.fieldIndex(CdcColumns.START_LSN);
     int seq = streamSchema.fieldIndex(CdcColumns.SEQVAL);

@@ -163,16 +163,44 @@ class CdcChangesTest {
   }
 
   @Test
-  /** {@code spark.read().changes(table)} is the batch read; {@code readStream().changes} is not there yet. */
-  void theDataFrameReadersChangesIsTheSameRead() {
+  /** {@code spark.read().changes(table)} is the batch read, {@code readStream().changes(table)} the change stream from the starting version. */
+  void theDataFrameReadersChangesIsTheSameRead() throws Exception {
     Dataset<Row> df = SPARK.read().option("startingVersion", commits.get(1)).option("endingVersion", commits.get(2))
         .changes("cdc_ch.dbo.orders");
     assertThat(rows(df.selectExpr(COLS.split(", ")).orderBy("_start_lsn", "_seqval", "_operation")))
         .isEqualTo(streamedBetween(commits.get(1), commits.get(2)));
-    assertThatThrownBy(() -> SPARK.readStream().option("startingVersion", commits.get(1)).changes("cdc_ch.dbo.orders")
-        .writeStream().format("memory").queryName("cdc_ch_changes_stream")
-        .option("checkpointLocation", dir.resolve("chk-changes").toString()).trigger(Trigger.AvailableNow()).start()
-        .awaitTermination()).hasMessageContaining("[DATA_SOURCE_MICRO_BATCH_SCAN_NOT_SUPPORTED] cdc_ch.dbo.orders CHANGES ("
-            + io.mssqlcdc.lsn.Lsn.parse(commits.get(1)).decrement().hex() + ", " + commits.get(3) + "]: Micro-batch scan is not supported.");
+    StreamingQuery q = SPARK.readStream().option("startingVersion", commits.get(1)).changes("cdc_ch.dbo.orders")
+        .selectExpr(COLS.split(", ")).writeStream().format("memory").queryName("cdc_ch_changes_stream")
+        .option("checkpointLocation", dir.resolve("chk-changes").toString()).trigger(Trigger.AvailableNow()).start();
+    q.awaitTermination();
+    assertThat(rows(SPARK.sql("SELECT * FROM cdc_ch_changes_stream ORDER BY _start_lsn, _seqval, _operation")))
+        .isEqualTo(streamedBetween(commits.get(1), commits.get(3)));
+  }
+
+  @Test
+  void aStreamOfChangesRestartsOnItsCheckpointWithNoDuplicatesAndNoGaps() throws Exception {
+    db.createTable("dbo", "items", "item_id int", "name varchar(20)").key("item_id");
+    db.enableCdc("dbo", "items");
+    db.commit(tx -> tx.insert("items", row("item_id", 1, "name", "a")));
+    db.commit(tx -> tx.update("items", row("item_id", 1, "name", "b")));
+    String chk = dir.resolve("chk-items").toString();
+    String out = dir.resolve("out-items").toString();
+    Runnable run = () -> {
+      try {
+        SPARK.readStream().changes("cdc_ch.dbo.items").selectExpr("item_id", "name", "_change_type", "_commit_version")
+            .writeStream().format("parquet").option("path", out).option("checkpointLocation", chk)
+            .trigger(Trigger.AvailableNow()).start().awaitTermination();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    };
+    run.run();
+    assertThat(rows(SPARK.read().parquet(out).orderBy("_commit_version", "_change_type")
+        .select("item_id", "name", "_change_type"))).containsExactly("[1,a,insert]", "[1,b,update_postimage]", "[1,a,update_preimage]");
+    db.commit(tx -> tx.delete("items", List.of(1)));
+    run.run(); // restarted on the checkpoint: only the new commit
+    assertThat(rows(SPARK.read().parquet(out).orderBy("_commit_version", "_change_type")
+        .select("item_id", "name", "_change_type")))
+        .containsExactly("[1,a,insert]", "[1,b,update_postimage]", "[1,a,update_preimage]", "[1,b,delete]");
   }
 }
