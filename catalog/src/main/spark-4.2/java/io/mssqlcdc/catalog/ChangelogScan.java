@@ -4,7 +4,6 @@ import io.mssqlcdc.connector.CdcColumns;
 import io.mssqlcdc.connector.CdcOffset;
 import io.mssqlcdc.connector.CdcTableProvider;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.util.Map;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
@@ -25,7 +24,7 @@ import org.apache.spark.unsafe.types.UTF8String;
  * A batch read of a {@link CdcChangelog}: the change stream's own micro-batch read of the LSN range
  * (its {@code planInputPartitions(after, upTo)} and partition readers, as a stream batch with those
  * offsets reads it), each row extended with the change-data columns. Nothing is written: the
- * stream's checkpoint directory is a fresh temporary one its batch read never uses.
+ * stream's checkpoint is a path its batch read never creates.
  */
 final class ChangelogScan implements Scan, Batch {
   private final String table;
@@ -61,12 +60,9 @@ final class ChangelogScan implements Scan, Batch {
 
   private MicroBatchStream stream() {
     if (stream == null) {
-      String checkpoint;
-      try {
-        checkpoint = Files.createTempDirectory("mssql-cdc-changes").resolve("unused").toString();
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
+      // Only initialOffset() touches the checkpoint, and a batch read never calls it: the path is never created.
+      String checkpoint = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"),
+          "mssql-cdc-changes-unused-" + java.util.UUID.randomUUID()).toString();
       stream = changeStream(streamOptions, checkpoint);
     }
     return stream;
