@@ -62,6 +62,20 @@ final class CatalogTable implements SupportsRead {
     return EnumSet.of(TableCapability.BATCH_READ, TableCapability.MICRO_BATCH_READ);
   }
 
+  /** The capture instance's unique index columns (of its newest instance), the changes' row id. */
+  java.util.List<String> keyColumns() {
+    return entry.instances().get(entry.instances().size() - 1).indexColumns();
+  }
+
+  String captureInstance() {
+    return entry.captureInstance();
+  }
+
+  /** The options of {@code format("mssql_cdc")} reading this table's change stream, with {@code given} over the catalog's. */
+  Map<String, String> streamOptions(Map<String, String> given) {
+    return CatalogOptions.forStream(options.read(entry.captureInstance(), given), given);
+  }
+
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap readOptions) {
     Map<String, String> given = readOptions.asCaseSensitiveMap();

@@ -22,7 +22,11 @@ import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * The {@code mssql_cdc} catalog (docs/SQL.md): {@code spark.sql.catalog.cdc =
+ * The Spark-line-independent part of the {@code mssql_cdc} catalog; the public class is
+ * {@code CdcCatalog}, one per Spark line (src/main/spark-4.x): 4.2's adds the change-data API
+ * ({@code loadChangelog}, the {@code CHANGES} clause), which 4.1 lacks.
+ *
+ * <p>The {@code mssql_cdc} catalog (docs/SQL.md): {@code spark.sql.catalog.cdc =
  * io.mssqlcdc.catalog.CdcCatalog}, with the source's connection options under
  * {@code spark.sql.catalog.cdc.*}. Namespaces are the SQL Server schemas holding CDC-enabled
  * tables; tables are those tables ({@link CatalogTable}: {@code SELECT} reads the snapshot,
@@ -30,7 +34,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * as {@code CALL} procedures ({@link Procedures}). Read-only: DDL fails naming the server-side
  * procedure that does it.
  */
-public final class CdcCatalog implements TableCatalog, SupportsNamespaces, ProcedureCatalog {
+public abstract class CdcCatalogBase implements TableCatalog, SupportsNamespaces, ProcedureCatalog {
   private String name;
   private CatalogOptions options;
 
@@ -108,6 +112,11 @@ public final class CdcCatalog implements TableCatalog, SupportsNamespaces, Proce
 
   @Override
   public Table loadTable(Identifier ident) throws NoSuchTableException {
+    return CatalogTable.load(options, entry(ident));
+  }
+
+  /** The CDC-enabled table {@code ident} names. */
+  final SourceTables.Entry entry(Identifier ident) throws NoSuchTableException {
     if (ident.namespace().length != 1) {
       throw new NoSuchTableException(ident);
     }
@@ -115,7 +124,11 @@ public final class CdcCatalog implements TableCatalog, SupportsNamespaces, Proce
     if (e.isEmpty()) {
       throw new NoSuchTableException(ident);
     }
-    return CatalogTable.load(options, e.get());
+    return e.get();
+  }
+
+  final CatalogOptions options() {
+    return options;
   }
 
   @Override
@@ -163,6 +176,6 @@ public final class CdcCatalog implements TableCatalog, SupportsNamespaces, Proce
 
   @Override
   public String toString() {
-    return "CdcCatalog{" + name + "}";
+    return getClass().getSimpleName() + "{" + name + "}";
   }
 }
