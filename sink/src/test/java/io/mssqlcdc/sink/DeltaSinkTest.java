@@ -519,6 +519,52 @@ class DeltaSinkTest {
   }
 
   @Test
+  void aStopWhileAFailedFactsCommitIsWrittenAgainEndsAsStoppedAndLeavesNoGap() throws Exception {
+    history(1, 6);
+    Path ckpt = tmp.resolve("ckpt");
+    java.util.concurrent.CountDownLatch sourceStopped = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch retrying = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicInteger attempts = new java.util.concurrent.atomic.AtomicInteger();
+    // Batch 1's commit fails once; its second attempt (asked for by batch 2) waits until the query's source stopped,
+    // then succeeds: the stop arrives while the batch waits for it.
+    DeltaSink sink = DeltaSink.builder().target(bronze).appId("orders").factsTable(facts)
+        .at(DeltaSink.Step.FACTS_COMMIT, (long batch) -> {
+          if (batch != 1) {
+            return;
+          }
+          if (attempts.incrementAndGet() == 1) {
+            throw new IllegalStateException("simulated failure of the facts commit of batch 1");
+          }
+          retrying.countDown();
+          try {
+            assertThat(sourceStopped.await(2, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+          } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+          }
+        }).build();
+    StreamingQuery q = stream("maxCommitsPerBatch", "3").writeStream().foreachBatch((Dataset<Row> df, Long id) -> {
+      if (id == 0) { // registered before the sink's own stop hook, so it runs first
+        String query = SparkSession.active().sparkContext().getLocalProperty("sql.streaming.queryId");
+        io.mssqlcdc.connector.stream.BatchEvents.whenStopped(query, "test", sourceStopped::countDown);
+      }
+      sink.call(df, id);
+    }).trigger(Trigger.ProcessingTime(100)).option("checkpointLocation", ckpt.toString()).start();
+    assertThat(retrying.await(2, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+    q.stop();
+    assertThat(q.exception().isEmpty()).as("the query ended as stopped, not failed").isTrue();
+    assertThat(attempts.get()).isEqualTo(2);
+    List<Long> batches = factsBatches();
+    assertThat(batches).isEqualTo(java.util.stream.LongStream.range(0, batches.size()).boxed().toList());
+    assertThat(batches).as("batch 1's second attempt, under way at the stop, landed").contains(1L);
+
+    run(sink("orders"), ckpt, "maxCommitsPerBatch", "3");
+    assertThat(bronzeChanges()).hasSize(sourceChanges().size());
+    assertThat(new HashSet<>(bronzeChanges())).isEqualTo(sourceChanges());
+    assertThat(factsBatches()).isEqualTo(java.util.stream.LongStream.range(0, factsBatches().size()).boxed().toList());
+    factsMatchBronze();
+  }
+
+  @Test
   void stoppingARunningQueryWaitsForTheFactsCommitInFlightAndEndsAsStopped() throws Exception {
     history(1, 6);
     Path ckpt = tmp.resolve("ckpt");
