@@ -51,6 +51,36 @@ else
   create_venv
 fi
 
+# The Connect-only client of tests/test_connect.py: a second cached venv, pyspark-client (no JVM, no py4j).
+# When it cannot be built (no network on a fresh machine) that test skips, saying so; the rest runs.
+cstamp="$("$python" -c 'import sys, hashlib; print(sys.version.split()[0], hashlib.sha256(open(sys.argv[1], "rb").read()).hexdigest())' "$here/requirements-connect.txt")"
+cvenv="$cache/connect-$(printf '%s' "$cstamp" | "$python" -c 'import sys, hashlib; print(hashlib.sha256(sys.stdin.read().encode()).hexdigest()[:16])')"
+create_connect_venv() {
+  if [ -f "$cvenv/.pins" ] && [ "$(cat "$cvenv/.pins")" = "$cstamp" ]; then
+    return
+  fi
+  rm -rf "$cvenv"
+  if "$python" -m venv "$cvenv" \
+     && "$cvenv/bin/python" -m pip install --disable-pip-version-check --quiet -r "$here/requirements-connect.txt"; then
+    echo "$cstamp" > "$cvenv/.pins"
+    echo "Spark Connect client venv: created $cvenv ($cstamp)"
+  else
+    echo "Spark Connect client venv: could not be built; tests/test_connect.py will skip"
+    rm -rf "$cvenv"
+  fi
+}
+if command -v flock >/dev/null 2>&1; then
+  exec 8>"$cvenv.lock"
+  flock 8
+  create_connect_venv
+  flock -u 8
+else
+  create_connect_venv
+fi
+if [ -f "$cvenv/.pins" ]; then
+  export MSSQL_CDC_CONNECT_PYTHON="$cvenv/bin/python"
+fi
+
 # The package as a user installs it (a wheel through its own build backend), into this build's own
 # directory: the shared environment holds only the pinned dependencies.
 site="$target/site"
