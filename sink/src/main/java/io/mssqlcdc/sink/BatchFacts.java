@@ -73,15 +73,15 @@ public record BatchFacts(
    * pass: what {@link #of} counts for one batch, for several (rebuilding lost facts rows).
    */
   public static Map<Long, BatchFacts> byBatch(Dataset<Row> rows, String batchColumn) {
+    Column[] figures = figures();
     Map<Long, BatchFacts> out = new java.util.HashMap<>();
-    for (Row r : rows.groupBy(col(batchColumn)).agg(
-        count(lit(1)), min(col(CdcColumns.START_LSN)), max(col(CdcColumns.START_LSN)),
-        min(col(CdcColumns.COMMIT_TS)), max(col(CdcColumns.COMMIT_TS)),
-        sum(when(col(CdcColumns.OPERATION).equalTo(1), 1L).otherwise(0L)),
-        sum(when(col(CdcColumns.OPERATION).equalTo(2), 1L).otherwise(0L)),
-        sum(when(col(CdcColumns.OPERATION).equalTo(4), 1L).otherwise(0L))).collectAsList()) {
-      out.put(((Number) r.get(0)).longValue(), new BatchFacts(r.getLong(1), r.getString(2), r.getString(3),
-          (LocalDateTime) r.get(4), (LocalDateTime) r.get(5), r.getLong(6), r.getLong(7), r.getLong(8)));
+    for (Row r : rows.groupBy(col(batchColumn).as("batch")).agg(figures[0],
+        Arrays.copyOfRange(figures, 1, figures.length)).collectAsList()) {
+      Map<String, Object> values = new java.util.HashMap<>();
+      for (String n : FIGURE_NAMES) {
+        values.put(n, r.getAs(n));
+      }
+      out.put(((Number) r.getAs("batch")).longValue(), from(values).orElseThrow());
     }
     return out;
   }
@@ -106,13 +106,23 @@ public record BatchFacts(
             + String.join(", ", have));
       }
     }
-    return batch.observe(o,
+    Column[] figures = figures();
+    return batch.observe(o, figures[0], Arrays.copyOfRange(figures, 1, figures.length));
+  }
+
+  /** The names {@link #figures()} gives its aggregates, which {@link #from} reads. */
+  private static final List<String> FIGURE_NAMES = List.of("rows", "min_lsn", "max_lsn", "min_commit_ts",
+      "max_commit_ts", "deletes", "inserts", "updates");
+
+  /** A batch's figures as aggregates over its rows, named as {@link #from} reads them (observed or grouped). */
+  private static Column[] figures() {
+    return new Column[] {
         count(lit(1)).as("rows"),
         min(col(CdcColumns.START_LSN)).as("min_lsn"), max(col(CdcColumns.START_LSN)).as("max_lsn"),
         min(col(CdcColumns.COMMIT_TS)).as("min_commit_ts"), max(col(CdcColumns.COMMIT_TS)).as("max_commit_ts"),
         sum(when(col(CdcColumns.OPERATION).equalTo(1), 1L).otherwise(0L)).as("deletes"),
         sum(when(col(CdcColumns.OPERATION).equalTo(2), 1L).otherwise(0L)).as("inserts"),
-        sum(when(col(CdcColumns.OPERATION).equalTo(4), 1L).otherwise(0L)).as("updates"));
+        sum(when(col(CdcColumns.OPERATION).equalTo(4), 1L).otherwise(0L)).as("updates")};
   }
 
   /**
