@@ -1,5 +1,7 @@
 """``backfill()`` and ``seed()`` from Python (issue 26 item 4): a chunked bootstrap completed by backfill
 waves, and a target seeded from a DataFrame copy that the stream then continues, on the fake."""
+import pytest
+
 from mssql_cdc import CdcStream
 from mssql_cdc.testing import FakeDatabase
 
@@ -20,6 +22,7 @@ def _builder(spark, db, root):
             .factsTable(str(root / "facts")).trigger("availableNow"))
 
 
+@pytest.mark.slow  # two streams and a chunked bootstrap: about 70 s (CI runs it)
 def test_backfill_completes_a_chunked_bootstrap(spark, tmp_path):
     db, _ = _orders(spark, tmp_path, 30)
     none = _builder(spark, db, tmp_path).backfill().run()
@@ -69,7 +72,6 @@ def test_seed_stamps_a_copy_and_the_stream_continues_after_it(spark, tmp_path):
 
 
 def test_bad_arguments_are_the_jvms_errors(spark, tmp_path):
-    import pytest
     from mssql_cdc import CdcError
 
     db, _ = _orders(spark, tmp_path, 1)

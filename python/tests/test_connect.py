@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # a server JVM and a client venv: about 80 s (CI runs it)
+
 HERE = Path(__file__).resolve().parent
 
 

@@ -29,10 +29,15 @@ import org.apache.spark.sql.functions;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.Trigger;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The Delta sink on the real engine: fake source → foreachBatch(DeltaSink) → Delta bronze + facts. */
+/**
+ * The Delta sink on the real engine: fake source → foreachBatch(DeltaSink) → Delta bronze + facts. The
+ * facts committer's edge cases (group commits, held rows, a stop during a retry) carry the "slow" tag:
+ * CI runs them (-Pall-tests), the README's test command keeps the crash points of every batch.
+ */
 class DeltaSinkTest {
   @TempDir Path tmp;
   FakeCdcDatabase db;
@@ -372,6 +377,7 @@ class DeltaSinkTest {
   }
 
   @Test
+  @Tag("slow")
   void theSameInstanceRunAgainAfterItsStopLostTheLastFactsRowRebuildsIt() throws Exception {
     history(1, 6);
     Path ckpt = tmp.resolve("ckpt");
@@ -390,6 +396,7 @@ class DeltaSinkTest {
   }
 
   @Test
+  @Tag("slow")
   void steadyBatchesFactsAreCommittedTogetherWithinTheInterval() throws Exception {
     history(1, 6);
     // An hour's interval: batch 1's row is committed at once (no commit before it), batches 2 and 3 are held and
@@ -414,6 +421,7 @@ class DeltaSinkTest {
   }
 
   @Test
+  @Tag("slow")
   void heldFactsRowsOfAStreamGoneIdleAreCommittedWithoutAnotherBatch() throws Exception {
     history(1, 6);
     java.util.concurrent.CountDownLatch lastCommitting = new java.util.concurrent.CountDownLatch(1);
@@ -454,6 +462,7 @@ class DeltaSinkTest {
   }
 
   @Test
+  @Tag("slow")
   void severalHeldFactsRowsLostWithTheProcessAreRebuiltFromBronzeOnRestart() throws Exception {
     history(1, 6);
     Path ckpt = tmp.resolve("ckpt");
@@ -482,6 +491,7 @@ class DeltaSinkTest {
   }
 
   @Test
+  @Tag("slow")
   void rowsHeldBehindAFactsCommitThatFailsTwiceAreDroppedWithItAndRebuiltOnRestart() throws Exception {
     history(1, 6);
     Path ckpt = tmp.resolve("ckpt");
@@ -519,6 +529,7 @@ class DeltaSinkTest {
   }
 
   @Test
+  @Tag("slow")
   void aStopWhileAFailedFactsCommitIsWrittenAgainEndsAsStoppedAndLeavesNoGap() throws Exception {
     history(1, 6);
     Path ckpt = tmp.resolve("ckpt");
@@ -565,6 +576,7 @@ class DeltaSinkTest {
   }
 
   @Test
+  @Tag("slow")
   void stoppingARunningQueryWaitsForTheFactsCommitInFlightAndEndsAsStopped() throws Exception {
     history(1, 6);
     Path ckpt = tmp.resolve("ckpt");
