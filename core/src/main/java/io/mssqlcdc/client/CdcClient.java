@@ -244,6 +244,14 @@ public interface CdcClient extends AutoCloseable {
    */
   String sourceTimeZone();
 
+  /**
+   * Probes SQL Server's capture process (issue 30): the newest mapping entry's time, the capture job's
+   * state, its latest log scan, recent CDC errors and the cleanup job's retention, on the server
+   * clock. What this login cannot read (msdb, the dynamic management views) is named in {@link
+   * CaptureHealth#unreadable()}: never an error. {@link CaptureHealthRules} judges the result.
+   */
+  CaptureHealth captureHealth();
+
   /** Checks the source is ready to stream (CDC enabled, instance present, capture running). */
   default void preflight(String captureInstance) {}
 

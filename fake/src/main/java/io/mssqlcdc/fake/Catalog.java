@@ -33,6 +33,8 @@ final class Catalog {
   final List<byte[]> pending = new ArrayList<>();
   /** Files superseded at a version; deleted a few versions later (readers may still hold them). */
   final List<Trash> trash = new ArrayList<>();
+  /** The capture job's simulated state (issue 30); {@link CaptureState#RUNNING} in a new database. */
+  final CaptureState capture = new CaptureState();
 
   record MappingEntry(Lsn lsn, LocalDateTime tranEndTime, boolean idle) {}
 
@@ -41,6 +43,43 @@ final class Catalog {
   record SegmentRef(Lsn commitLsn, String file, int rows) {}
 
   record Trash(long version, String file) {}
+
+  /** A commit capture has not processed yet: its mapping entry and change segments, by instance uid. */
+  record HeldCommit(MappingEntry entry, List<HeldSegment> segments) {}
+
+  record HeldSegment(int instanceUid, SegmentRef segment) {}
+
+  /**
+   * The capture job as the fake simulates it. While it is stopped or behind, commits change the tables
+   * but their mapping entries and change rows are held (SQL Server's change tables and {@code
+   * fn_cdc_get_max_lsn} show nothing of them) until capture catches up, with their own commit times.
+   */
+  static final class CaptureState {
+    /** False: the capture job is stopped (SQL Server Agent down, a failover, a restore). */
+    boolean running = true;
+    /** True while running: the job is behind the log (commits held until it catches up). */
+    boolean behind;
+    /** Server-local end of the last log scan while stopped (the moment it stopped); null while running. */
+    LocalDateTime stoppedAt;
+    final List<HeldCommit> held = new ArrayList<>();
+    /** The cleanup job's retention in minutes (SQL Server's default 4320: 3 days); -1: no cleanup job. */
+    long retentionMinutes = 4320;
+    /** A login that cannot read msdb or the CDC dynamic management views. */
+    boolean stateHidden;
+    /** The newest {@code sys.dm_cdc_errors} entry (server-local time and message), or null. */
+    LocalDateTime errorAt;
+    String errorMessage;
+
+    boolean holding() {
+      return !running || behind;
+    }
+
+    /** A running job, nothing held, the default retention, readable, no error: FCM1 has no capture state. */
+    boolean isDefault() {
+      return running && !behind && held.isEmpty() && stoppedAt == null && retentionMinutes == 4320 && !stateHidden
+          && errorAt == null;
+    }
+  }
 
   record Captured(String name, int ordinal, int columnId, SqlServerType type, boolean computed) {}
 

@@ -1,8 +1,11 @@
 package io.mssqlcdc.fake;
 
+import io.mssqlcdc.fake.Catalog.CaptureState;
 import io.mssqlcdc.fake.Catalog.Captured;
 import io.mssqlcdc.fake.Catalog.ColumnState;
 import io.mssqlcdc.fake.Catalog.DdlRecord;
+import io.mssqlcdc.fake.Catalog.HeldCommit;
+import io.mssqlcdc.fake.Catalog.HeldSegment;
 import io.mssqlcdc.fake.Catalog.InstanceState;
 import io.mssqlcdc.fake.Catalog.MappingEntry;
 import io.mssqlcdc.fake.Catalog.SegmentRef;
@@ -14,15 +17,20 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Binary (de)serialisation of a {@link Catalog}: the manifest file's body. */
 final class CatalogCodec {
   private CatalogCodec() {}
 
-  static final int MAGIC = 0x46434D31; // "FCM1"
+  static final int MAGIC = 0x46434D32; // "FCM2": FCM1 and the capture job's state
+  /** The first format, without the capture state (read as a running capture job). */
+  static final int MAGIC_1 = 0x46434D31; // "FCM1"
 
   static void write(DataOutputStream out, Catalog c) throws IOException {
-    out.writeInt(MAGIC);
+    boolean capture = !c.capture.isDefault();
+    out.writeInt(capture ? MAGIC : MAGIC_1); // FCM1 unless a history simulates the jobs: older readers read it
     out.writeLong(c.version);
     out.writeUTF(c.zone);
     out.writeLong(c.nextFree);
@@ -94,10 +102,64 @@ final class CatalogCodec {
       out.writeLong(t.version());
       out.writeUTF(t.file());
     }
+    if (capture) {
+      writeCapture(out, c.capture);
+    }
+  }
+
+  private static void writeCapture(DataOutputStream out, CaptureState k) throws IOException {
+    out.writeBoolean(k.running);
+    out.writeBoolean(k.behind);
+    out.writeBoolean(k.stoppedAt != null);
+    if (k.stoppedAt != null) {
+      writeTime(out, k.stoppedAt);
+    }
+    out.writeLong(k.retentionMinutes);
+    out.writeBoolean(k.stateHidden);
+    out.writeBoolean(k.errorAt != null);
+    if (k.errorAt != null) {
+      writeTime(out, k.errorAt);
+      out.writeUTF(k.errorMessage);
+    }
+    out.writeInt(k.held.size());
+    for (HeldCommit h : k.held) {
+      writeLsn(out, h.entry().lsn());
+      writeTime(out, h.entry().tranEndTime());
+      out.writeInt(h.segments().size());
+      for (HeldSegment g : h.segments()) {
+        out.writeInt(g.instanceUid());
+        writeLsn(out, g.segment().commitLsn());
+        out.writeUTF(g.segment().file());
+        out.writeInt(g.segment().rows());
+      }
+    }
+  }
+
+  private static void readCapture(FastInput in, CaptureState k) {
+    k.running = in.readByte() != 0;
+    k.behind = in.readByte() != 0;
+    k.stoppedAt = in.readByte() != 0 ? readTime(in) : null;
+    k.retentionMinutes = in.readLong();
+    k.stateHidden = in.readByte() != 0;
+    if (in.readByte() != 0) {
+      k.errorAt = readTime(in);
+      k.errorMessage = utf(in);
+    }
+    int n = in.readInt();
+    for (int j = 0; j < n; j++) {
+      MappingEntry entry = new MappingEntry(readLsn(in), readTime(in), false);
+      int segs = in.readInt();
+      List<HeldSegment> segments = new ArrayList<>(segs);
+      for (int g = 0; g < segs; g++) {
+        segments.add(new HeldSegment(in.readInt(), new SegmentRef(readLsn(in), utf(in), in.readInt())));
+      }
+      k.held.add(new HeldCommit(entry, segments));
+    }
   }
 
   static Catalog read(FastInput in) {
-    if (in.readInt() != MAGIC) {
+    int magic = in.readInt();
+    if (magic != MAGIC && magic != MAGIC_1) {
       throw new IllegalStateException("not a manifest (bad magic number)");
     }
     Catalog c = new Catalog();
@@ -161,6 +223,9 @@ final class CatalogCodec {
     n = in.readInt();
     for (int k = 0; k < n; k++) {
       c.trash.add(new Trash(in.readLong(), utf(in)));
+    }
+    if (magic == MAGIC) {
+      readCapture(in, c.capture);
     }
     return c;
   }

@@ -1,5 +1,6 @@
 package io.mssqlcdc.fake;
 
+import io.mssqlcdc.client.CaptureHealth;
 import io.mssqlcdc.client.CaptureInstance;
 import io.mssqlcdc.client.CapturedColumn;
 import io.mssqlcdc.client.CdcClient;
@@ -52,6 +53,7 @@ public final class FakeCdcClient implements CdcClient {
   private CommitTimes times;
   private Catalog timesCatalog;
   private ZoneId timesZone;
+  private java.time.Clock clock = java.time.Clock.systemUTC();
 
   private FakeCdcClient(FakeStore store, ZoneId zoneOverride) {
     this.store = store;
@@ -403,6 +405,47 @@ public final class FakeCdcClient implements CdcClient {
   @Override
   public String sourceTimeZone() {
     return zoneOverride != null ? zoneOverride.getId() : catalog().zone;
+  }
+
+  /**
+   * The simulated capture job ({@link FakeCdcDatabase#stopCapture}, {@link FakeCdcDatabase#lagCapture}):
+   * a running job's last scan ended now, a stopped one's when it stopped; its latency is how long the
+   * oldest held commit has waited (0 when none); hidden state reads as a least-privilege login's.
+   */
+  @Override
+  public CaptureHealth captureHealth() {
+    Catalog c = catalog();
+    Catalog.CaptureState k = c.capture;
+    Instant now = clock.instant();
+    Optional<Instant> maxLsnTime = c.mapping.isEmpty() ? Optional.empty() : Optional.of(utc(c, c.mapping.size() - 1));
+    if (k.stateHidden) {
+      return new CaptureHealth(now, maxLsnTime, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+          Optional.empty(), Optional.empty(), HIDDEN);
+    }
+    Instant scanEnd = k.running ? now : local(k.stoppedAt);
+    double latency = k.held.isEmpty() ? 0.0
+        : Math.max(0, java.time.Duration.between(local(k.held.get(0).entry().tranEndTime()), scanEnd).toMillis() / 1000.0);
+    boolean recent = k.errorAt != null && !local(k.errorAt).isBefore(now.minus(java.time.Duration.ofHours(1)));
+    return new CaptureHealth(now, maxLsnTime, Optional.of(k.running), Optional.of(scanEnd), Optional.of(latency),
+        Optional.of(recent ? 1L : 0L), recent ? Optional.of(k.errorMessage) : Optional.empty(),
+        k.retentionMinutes < 0 ? Optional.empty() : Optional.of(java.time.Duration.ofMinutes(k.retentionMinutes)),
+        List.of());
+  }
+
+  /** What a login without msdb and VIEW DATABASE STATE cannot read, as SqlCdcClient names it. */
+  static final List<String> HIDDEN = List.of(
+      "msdb.dbo.cdc_jobs: the SELECT permission was denied (the capture job's state and the cleanup retention)",
+      "sys.dm_cdc_log_scan_sessions: VIEW DATABASE STATE was denied (capture's last log scan)",
+      "sys.dm_cdc_errors: VIEW DATABASE STATE was denied (capture's errors)");
+
+  private Instant local(java.time.LocalDateTime t) {
+    return t.atZone(zone).toInstant();
+  }
+
+  /** The clock {@link #captureHealth} observes with (the database's, for a client it opened). */
+  FakeCdcClient clock(java.time.Clock clock) {
+    this.clock = clock;
+    return this;
   }
 
   /** Fails like SQL Server's preflight when the instance is unknown; the fake's capture always runs. */

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.DateTimeException;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
@@ -87,7 +88,7 @@ public final class FakeCdcDatabase implements AutoCloseable {
 
   /** A reader of this database (the caller closes it). */
   public FakeCdcClient client() {
-    return FakeCdcClient.open(store.dir());
+    return FakeCdcClient.open(store.dir()).clock(clock);
   }
 
   // ---- clock ---------------------------------------------------------------------------------
@@ -296,6 +297,9 @@ public final class FakeCdcDatabase implements AutoCloseable {
 
   public Lsn idleAt(LocalDateTime at) {
     return write(c -> {
+      if (c.capture.holding()) {
+        throw FakeErrors.captureHeld("write an idle mapping entry (capture writes them only when it runs and is idle)");
+      }
       long offset = c.alignedNext();
       Lsn lsn = c.lsnAt(offset);
       c.mapping.add(new MappingEntry(lsn, at == null ? now(c) : at, true));
@@ -342,6 +346,94 @@ public final class FakeCdcDatabase implements AutoCloseable {
     return lsn;
   }
 
+  // ---- the capture and cleanup jobs (issue 30) -------------------------------------------------
+
+  /**
+   * The capture job stops (SQL Server Agent stopped, a failover, a restore): from now on commits change
+   * the tables, but {@code fn_cdc_get_max_lsn}, the mapping and the change tables show nothing of them,
+   * and no idle entry is written, until {@link #startCapture}. Its last log scan ended now.
+   */
+  public void stopCapture() {
+    write(c -> {
+      if (c.capture.running) {
+        c.capture.running = false;
+        c.capture.stoppedAt = now(c);
+      }
+      return null;
+    });
+  }
+
+  /**
+   * The capture job starts again and catches up: every held commit becomes visible, in commit order,
+   * with its own commit time (as SQL Server's capture reads them from the log).
+   */
+  public void startCapture() {
+    write(c -> {
+      c.capture.running = true;
+      c.capture.stoppedAt = null;
+      release(c);
+      return null;
+    });
+  }
+
+  /** The capture job runs but falls behind the log: commits are held until {@link #catchUpCapture}. */
+  public void lagCapture() {
+    write(c -> {
+      c.capture.behind = true;
+      return null;
+    });
+  }
+
+  /** A capture job that fell behind ({@link #lagCapture}) catches up; a stopped one stays stopped. */
+  public void catchUpCapture() {
+    write(c -> {
+      c.capture.behind = false;
+      if (c.capture.running) {
+        release(c);
+      }
+      return null;
+    });
+  }
+
+  private static void release(Catalog c) {
+    c.capture.behind = false;
+    for (Catalog.HeldCommit h : c.capture.held) {
+      TxApplier.publish(c, h.entry(), h.segments());
+    }
+    c.capture.held.clear();
+  }
+
+  /** The cleanup job's {@code retention} ({@code msdb.dbo.cdc_jobs}); null: the database has no cleanup job. */
+  public void cleanupRetention(Duration retention) {
+    if (retention != null && (retention.isNegative() || retention.isZero())) {
+      throw FakeErrors.invalidArgument("The cleanup retention", retention, "a positive duration, or null for none");
+    }
+    write(c -> {
+      c.capture.retentionMinutes = retention == null ? -1 : retention.toMinutes();
+      return null;
+    });
+  }
+
+  /** A {@code sys.dm_cdc_errors} entry now, with {@code message}. */
+  public void captureError(String message) {
+    write(c -> {
+      c.capture.errorAt = now(c);
+      c.capture.errorMessage = message;
+      return null;
+    });
+  }
+
+  /**
+   * {@code true}: readers probe capture's health as a least-privilege login does, which cannot read
+   * {@code msdb} or the CDC dynamic management views.
+   */
+  public void hideCaptureState(boolean hidden) {
+    write(c -> {
+      c.capture.stateHidden = hidden;
+      return null;
+    });
+  }
+
   // ---- DDL -----------------------------------------------------------------------------------
 
   /** {@code ALTER TABLE ... ADD <declaration>}: a new column of the table, not captured by existing instances. */
@@ -362,6 +454,9 @@ public final class FakeCdcDatabase implements AutoCloseable {
   }
 
   private DdlApplier ddl(Catalog c) {
+    if (c.capture.holding()) {
+      throw FakeErrors.captureHeld("apply DDL");
+    }
     return new DdlApplier(c, this::data, t -> persistRows(c, t), t -> tableCache.remove(t.uid));
   }
 

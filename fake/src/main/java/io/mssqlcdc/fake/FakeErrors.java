@@ -126,6 +126,11 @@ final class FakeErrors {
     return config("Cannot alter or drop column '" + column + "' of " + table + ": it was dropped already.");
   }
 
+  static CdcConfigException captureHeld(String what) {
+    return config("The fake cannot " + what + " while its capture job is stopped or behind (stopCapture,"
+        + " lagCapture): start it or let it catch up first (startCapture, catchUpCapture).");
+  }
+
   private static CdcConfigException config(String message) {
     return new CdcConfigException(CdcErrorCode.INVALID_OPTION, message);
   }

@@ -2,6 +2,8 @@ package io.mssqlcdc.fake;
 
 import io.mssqlcdc.fake.Catalog.Captured;
 import io.mssqlcdc.fake.Catalog.ColumnState;
+import io.mssqlcdc.fake.Catalog.HeldCommit;
+import io.mssqlcdc.fake.Catalog.HeldSegment;
 import io.mssqlcdc.fake.Catalog.InstanceState;
 import io.mssqlcdc.fake.Catalog.MappingEntry;
 import io.mssqlcdc.fake.Catalog.SegmentRef;
@@ -53,15 +55,31 @@ final class TxApplier {
     long seqBase = catalog.nextFree;
     long commitOffset = align(seqBase + effects.size());
     Lsn commitLsn = catalog.lsnAt(commitOffset);
+    List<HeldSegment> segments = new ArrayList<>();
     for (TableState t : touched) {
       List<InstanceState> instances = catalog.instancesOf(t.uid);
       for (int idx = 0; idx < instances.size(); idx++) {
-        writeChanges(instances.get(idx), idx, t, effects, seqBase, commitLsn);
+        writeChanges(instances.get(idx), idx, t, effects, seqBase, commitLsn, segments);
       }
     }
-    catalog.mapping.add(new MappingEntry(commitLsn, tranEndTime, false));
+    MappingEntry entry = new MappingEntry(commitLsn, tranEndTime, false);
+    if (catalog.capture.holding()) {
+      // in the log, not yet in the change tables: capture publishes it when it catches up
+      catalog.capture.held.add(new HeldCommit(entry, segments));
+    } else {
+      publish(catalog, entry, segments);
+    }
     catalog.nextFree = commitOffset + 1;
     return commitLsn;
+  }
+
+  /** Makes a captured commit visible: its change rows in their instances, its mapping entry. */
+  static void publish(Catalog catalog, MappingEntry entry, List<HeldSegment> segments) {
+    for (HeldSegment g : segments) {
+      catalog.instances.stream().filter(i -> i.uid == g.instanceUid()).findFirst()
+          .ifPresent(i -> i.segments.add(g.segment())); // an instance disabled meanwhile loses them
+    }
+    catalog.mapping.add(entry);
   }
 
   static long align(long offset) {
@@ -69,7 +87,7 @@ final class TxApplier {
   }
 
   private void writeChanges(InstanceState instance, int instanceIndex, TableState t, List<Effect> effects, long seqBase,
-      Lsn commitLsn) {
+      Lsn commitLsn, List<HeldSegment> segments) {
     int[] source = new int[instance.columns.size()];
     boolean[] nullAlways = new boolean[source.length];
     List<String> names = new ArrayList<>();
@@ -105,7 +123,7 @@ final class TxApplier {
     }
     String file = FakeStore.CHANGES + "/" + instance.uid + "/" + commitLsn.hex().substring(2) + ".seg";
     SegmentWriter.write(store, file, names, rows);
-    instance.segments.add(new SegmentRef(commitLsn, file, rows.size()));
+    segments.add(new HeldSegment(instance.uid, new SegmentRef(commitLsn, file, rows.size())));
   }
 
   private static int indexById(TableState t, int columnId) {

@@ -85,6 +85,7 @@ final class Answers {
       case CDC_ENABLED -> new Rows(List.of(col("is_cdc_enabled", "bit"), col("", "nvarchar(128)")),
           RowSource.of(List.<Object[]>of(row(true, db.options().database()))));
       case CAPTURE_AGE_SECONDS -> captureAge();
+      case HEALTH_CLOCK, CDC_JOBS, LOG_SCAN, CDC_ERRORS -> captureHealth(r.kind());
       case SESSION_PREFIX -> {
         session.isolation(r.variant() == 0 ? TableQuery.Isolation.READ_COMMITTED : TableQuery.Isolation.SNAPSHOT);
         session.lockTimeoutMs(Long.parseLong(m.group("ms")));
@@ -241,6 +242,54 @@ final class Answers {
     Optional<MappingRow> last = db.lastEntry();
     Object v = last.map(e -> (int) ChronoUnit.SECONDS.between(e.tranEndTime(), LocalDateTime.now(db.zone()))).orElse(null);
     return Answer.one(col("", "int"), v);
+  }
+
+  /**
+   * The capture-health reads from the fake's simulated jobs ({@code FakeCdcDatabase.stopCapture} ...), as
+   * ages on one clock; a hidden state answers msdb and the DMVs as SQL Server refuses a least-privilege
+   * login (229 on msdb's table, 300 for VIEW DATABASE STATE).
+   */
+  private Answer captureHealth(Statement kind) {
+    io.mssqlcdc.client.CaptureHealth h = db.client().captureHealth();
+    java.time.Instant now = h.observedAt();
+    boolean hidden = !h.unreadable().isEmpty();
+    return switch (kind) {
+      case HEALTH_CLOCK -> rows(List.of(col("", "varchar(33)"), col("", "bigint")), List.<Object[]>of(row(
+          LocalDateTime.ofInstant(now, java.time.ZoneOffset.UTC).toString(),
+          h.maxLsnTime().map(t -> java.time.Duration.between(t, now).toMillis()).orElse(null))));
+      case CDC_JOBS -> {
+        if (hidden) {
+          throw new SqlError(229, 5, 14, "The SELECT permission was denied on the object 'cdc_jobs', database 'msdb',"
+              + " schema 'dbo'.");
+        }
+        List<Object[]> jobs = new ArrayList<>();
+        jobs.add(row("capture", h.jobRunning().orElse(false) ? 1 : 0, 0L));
+        h.cleanupRetention().ifPresent(r -> jobs.add(row("cleanup", 0, r.toMinutes())));
+        yield rows(List.of(col("job_type", "nvarchar(20)"), col("", "int"), col("retention", "bigint")), jobs);
+      }
+      case LOG_SCAN -> {
+        if (hidden) {
+          throw viewDatabaseStateDenied();
+        }
+        yield rows(List.of(col("", "varchar(33)"), col("", "bigint"), col("latency", "int")), h.lastScanEnd().isEmpty()
+            ? List.of() : List.<Object[]>of(row(LocalDateTime.ofInstant(now, java.time.ZoneOffset.UTC).toString(),
+                java.time.Duration.between(h.lastScanEnd().get(), now).toMillis(),
+                (int) Math.round(h.scanLatencySeconds().orElse(0.0)))));
+      }
+      case CDC_ERRORS -> {
+        if (hidden) {
+          throw viewDatabaseStateDenied();
+        }
+        yield rows(List.of(col("", "int"), col("", "nvarchar(4000)")),
+            List.<Object[]>of(row(h.recentErrors().orElse(0L).intValue(), h.lastError().orElse(null))));
+      }
+      default -> throw new IllegalArgumentException(kind.name());
+    };
+  }
+
+  private SqlError viewDatabaseStateDenied() {
+    return new SqlError(300, 1, 14, "VIEW DATABASE STATE permission denied in database '" + db.options().database()
+        + "'.");
   }
 
   // ---- change rows ----

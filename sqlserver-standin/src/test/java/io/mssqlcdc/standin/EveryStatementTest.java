@@ -148,6 +148,9 @@ class EveryStatementTest {
     assertThat(c.lsnAtOrBefore(c.commitTime(max).orElseThrow())).contains(max);
     assertThat(c.pingMillis()).isPresent();
     assertThat(c.networkWaitMillis()).isPresent();
+    io.mssqlcdc.client.CaptureHealth health = c.captureHealth();
+    assertThat(health.jobRunning()).contains(true);
+    assertThat(health.unreadable()).isEmpty();
   }
 
   @Test
@@ -217,7 +220,7 @@ class EveryStatementTest {
     assertThat(constants).containsOnlyKeys("VERSION_PROBE", "ZONE_NAME", "FIXED_OFFSET", "MAX_LSN", "MIN_LSN",
         "INCREMENT_LSN", "DECREMENT_LSN", "ENTRY_AT_OR_BEFORE", "PERMISSION_PROBE", "COMMAND_ID_PROBE", "CAPTURED_COLUMNS",
         "DDL_HISTORY", "HELP_ALL", "HELP_TABLE", "TABLE_COLUMNS", "PING", "NETWORK_WAIT", "CDC_ENABLED", "CAPTURE_AGE_SECONDS",
-        "ROW_ESTIMATE");
+        "ROW_ESTIMATE", "HEALTH_CLOCK", "CDC_JOBS", "LOG_SCAN", "CDC_ERRORS");
     constants.forEach((name, kind) -> assertThat(kind.name()).as("CdcSql.%s", name).isEqualTo(name));
 
     ServerClock ny = ServerClock.parse("Eastern Standard Time");

@@ -67,6 +67,10 @@ public enum Statement {
   NETWORK_WAIT(exact(CdcSql.NETWORK_WAIT)),
   CDC_ENABLED(exact(CdcSql.CDC_ENABLED)),
   CAPTURE_AGE_SECONDS(exact(CdcSql.CAPTURE_AGE_SECONDS)),
+  HEALTH_CLOCK(exact(CdcSql.HEALTH_CLOCK)),
+  CDC_JOBS(exact(CdcSql.CDC_JOBS)),
+  LOG_SCAN(exact(CdcSql.LOG_SCAN)),
+  CDC_ERRORS(exact(CdcSql.CDC_ERRORS)),
   /** The session prefix of source reads: groups {@code ms}; the isolation is the pattern's. */
   SESSION_PREFIX(
       template(CdcSql.sessionPrefix(Isolation.READ_COMMITTED, 987654321), Map.of("987654321", "ms:-?\\d+")),

@@ -328,6 +328,43 @@ public final class CdcSql {
       "SELECT DATEDIFF(second, m.tran_end_time, SYSDATETIME()) FROM cdc.lsn_time_mapping m"
           + " WHERE m.start_lsn = sys.fn_cdc_get_max_lsn()";
 
+  // ---- capture health (issue 30): each read alone, what the login cannot read is reported -----
+
+  /**
+   * The server's UTC clock (ISO 8601) and the newest mapping entry's age in ms on the server clock (NULL
+   * when capture never wrote): {@link io.mssqlcdc.client.CaptureHealth#maxLsnTime()} without a zone.
+   */
+  public static final String HEALTH_CLOCK =
+      "SELECT CONVERT(varchar(33), SYSUTCDATETIME(), 126), (SELECT DATEDIFF_BIG(millisecond, m.tran_end_time,"
+          + " SYSDATETIME()) FROM cdc.lsn_time_mapping m WHERE m.start_lsn = sys.fn_cdc_get_max_lsn())";
+
+  /**
+   * This database's CDC jobs ({@code capture}, {@code cleanup}): whether each runs (its activity in SQL
+   * Server Agent's current session started and not stopped) and its {@code retention} in minutes. Needs
+   * SELECT on msdb (e.g. SQLAgentReaderRole); Azure SQL Database has no such jobs (no rows).
+   */
+  public static final String CDC_JOBS =
+      "SELECT j.job_type, CASE WHEN a.start_execution_date IS NOT NULL AND a.stop_execution_date IS NULL"
+          + " THEN 1 ELSE 0 END, j.retention FROM msdb.dbo.cdc_jobs j LEFT JOIN msdb.dbo.sysjobactivity a"
+          + " ON a.job_id = j.job_id AND a.session_id = (SELECT MAX(s.session_id) FROM msdb.dbo.syssessions s)"
+          + " WHERE j.database_id = DB_ID()";
+
+  /**
+   * Capture's newest log scan session: the server's UTC clock, the session end's age in ms on the server
+   * clock and its {@code latency} (seconds). Needs VIEW DATABASE STATE (VIEW DATABASE PERFORMANCE STATE on SQL Server 2022).
+   */
+  public static final String LOG_SCAN =
+      "SELECT TOP (1) CONVERT(varchar(33), SYSUTCDATETIME(), 126), DATEDIFF_BIG(millisecond, s.end_time,"
+          + " SYSDATETIME()), s.latency"
+          + " FROM sys.dm_cdc_log_scan_sessions s WHERE s.session_id > 0 AND s.end_time IS NOT NULL"
+          + " ORDER BY s.end_time DESC";
+
+  /** Capture's errors of the last hour: how many, and the newest one's message. Needs VIEW DATABASE STATE. */
+  public static final String CDC_ERRORS =
+      "SELECT COUNT(*), (SELECT TOP (1) e2.error_message FROM sys.dm_cdc_errors e2 WHERE e2.entry_time >="
+          + " DATEADD(hour, -1, SYSDATETIME()) ORDER BY e2.entry_time DESC) FROM sys.dm_cdc_errors e"
+          + " WHERE e.entry_time >= DATEADD(hour, -1, SYSDATETIME())";
+
   // ---- the source table (snapshots, reference §12.2; Q21..Q27) ----------------------------
 
   /** {@code [schema].[table]}, validated and quoted. */

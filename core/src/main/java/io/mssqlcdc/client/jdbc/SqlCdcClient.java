@@ -1,6 +1,7 @@
 package io.mssqlcdc.client.jdbc;
 
 import com.microsoft.sqlserver.jdbc.SQLServerDriver;
+import io.mssqlcdc.client.CaptureHealth;
 import io.mssqlcdc.client.CaptureInstance;
 import io.mssqlcdc.client.CapturedColumn;
 import io.mssqlcdc.client.CdcClient;
@@ -496,6 +497,12 @@ public final class SqlCdcClient implements CdcClient {
   @Override
   public void preflight(String captureInstance) {
     new Preflight(this, sql -> call("preflight", () -> session.row(SqlText.of(sql)))).check(captureInstance);
+  }
+
+  @Override
+  public CaptureHealth captureHealth() {
+    return new CaptureHealthProbe(sql -> session.run("capture health", () -> session.readRows(SqlText.of(sql), -1)),
+        e -> translate("capture health", e)).probe();
   }
 
   @Override

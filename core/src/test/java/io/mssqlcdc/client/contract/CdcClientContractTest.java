@@ -85,6 +85,26 @@ public abstract class CdcClientContractTest {
     }
   }
 
+  @Test
+  void captureHealthReadsTheMappingAndWhatTheLoginMayReadOfTheJobs() {
+    Tracked t = track("health");
+    history.commit(t.table(), List.of(RowOp.insert(1, "a", "1.00")));
+    io.mssqlcdc.client.CaptureHealth h = client.captureHealth();
+    Instant newest = client.commitTime(client.maxLsn().orElseThrow()).orElseThrow();
+    assertThat(h.maxLsnTime()).isPresent();
+    assertThat(java.time.Duration.between(newest, h.maxLsnTime().get()).abs()).as("the newest entry's time, from its age")
+        .isLessThanOrEqualTo(java.time.Duration.ofSeconds(2));
+    assertThat(h.observedAt()).isAfterOrEqualTo(h.maxLsnTime().get().minusSeconds(2));
+    h.jobRunning().ifPresent(running -> assertThat(running).as("capture wrote the commit: its job runs").isTrue());
+    h.lastScanEnd().ifPresent(end -> assertThat(end).isBeforeOrEqualTo(h.observedAt().plusSeconds(1)));
+    h.cleanupRetention().ifPresent(r -> assertThat(r).isPositive());
+    h.recentErrors().ifPresent(n -> assertThat(n).isNotNegative());
+    if (h.unreadable().isEmpty()) {
+      assertThat(h.jobRunning()).isPresent();
+      assertThat(h.recentErrors()).isPresent();
+    }
+  }
+
   /** One change row as read, with the contract table's three columns. */
   protected record Change(Lsn startLsn, Lsn seqval, int operation, int commandId, Instant commitTime, Integer id,
       String name, BigDecimal amount) {}
