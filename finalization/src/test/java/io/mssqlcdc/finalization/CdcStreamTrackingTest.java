@@ -75,6 +75,39 @@ class CdcStreamTrackingTest {
     assertThat(r.<String>getAs("end_lsn")).isEqualTo(idle.toString());
   }
 
+  /**
+   * Issue 30 item 3: a stopped capture job holds commits back from the change tables and the mapping (they
+   * appear later with their own, older commit times), so the verdict must not pass the last entry capture
+   * wrote. It moves on quiet databases only through idle entries, which a stopped job does not write.
+   */
+  @Test
+  void noPeriodIsFinalWhileCaptureIsStoppedAndHoldsCommits() throws Exception {
+    String bronze = tmp.resolve("bronze").toString();
+    insertAt("orders", 1, "2026-03-01T10:05:10");
+    insertAt("orders", 2, "2026-03-01T10:20:00");
+    TrackingAttachment tracking = Finalization.tracking(control, "minute");
+    builder(tracking).option("captureInstance", "dbo_orders").target(bronze).appId("orders")
+        .checkpoint(tmp.resolve("ckpt").toString()).bootstrap(true).toDelta().awaitTermination();
+    assertThat(tracking.joinAll(WAIT)).isTrue();
+    assertThat(Finalization.finalizedUntil(spark, control, bronze)).contains(LocalDateTime.of(2026, 3, 1, 10, 20));
+
+    db.stopCapture();
+    insertAt("orders", 3, "2026-03-01T10:31:00"); // committed, not captured
+    insertAt("orders", 4, "2026-03-01T10:40:00");
+    builder(tracking).option("captureInstance", "dbo_orders").target(bronze).appId("orders")
+        .checkpoint(tmp.resolve("ckpt").toString()).toDelta().awaitTermination();
+    assertThat(tracking.joinAll(WAIT)).isTrue();
+    assertThat(Finalization.finalizedUntil(spark, control, bronze)).as("held at the last captured commit")
+        .contains(LocalDateTime.of(2026, 3, 1, 10, 20));
+
+    db.startCapture(); // the held commits appear with their own times, inside periods after the verdict
+    builder(tracking).option("captureInstance", "dbo_orders").target(bronze).appId("orders")
+        .checkpoint(tmp.resolve("ckpt").toString()).toDelta().awaitTermination();
+    assertThat(tracking.joinAll(WAIT)).isTrue();
+    assertThat(Finalization.finalizedUntil(spark, control, bronze)).contains(LocalDateTime.of(2026, 3, 1, 10, 40));
+    assertThat(DeltaTables.read(spark, TableRef.of(bronze)).where("id IN (3, 4)").count()).isEqualTo(2);
+  }
+
   @Test
   void aFanOutKeepsOneVerdictPerTarget() throws Exception {
     insertAt("orders", 1, "2026-03-01T10:05:10");
