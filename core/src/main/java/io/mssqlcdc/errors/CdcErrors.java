@@ -427,6 +427,20 @@ public final class CdcErrors {
             + " (check it with EXEC sys.sp_cdc_help_jobs;).");
   }
 
+  /**
+   * Capture has been stopped longer than the stream's {@code failWhenCaptureStoppedSeconds} (issue 30):
+   * {@code detail} is the verdict's evidence and fix.
+   */
+  public static CdcSourceUnavailableException captureStoppedTooLong(String captureInstance, String detail,
+      double stoppedSeconds, long thresholdSeconds) {
+    return new CdcSourceUnavailableException(
+        CdcErrorCode.CAPTURE_NOT_RUNNING,
+        String.format(java.util.Locale.ROOT, "CDC capture has been stopped for %.0f s, longer than"
+            + " failWhenCaptureStoppedSeconds=%d, for the stream of capture instance '%s': %s. The stream resumes"
+            + " from its checkpoint once capture runs (nothing was read past its last offset).", stoppedSeconds,
+            thresholdSeconds, printable(captureInstance), detail));
+  }
+
   /** A transient failure that outlived the driver's retries. */
   public static CdcSourceUnavailableException sourceUnavailable(String what, int attempts, String detail, Throwable cause) {
     return new CdcSourceUnavailableException(

@@ -217,12 +217,41 @@ public final class CdcReaderOptions implements Serializable {
         return id;
       });
 
+  public static final OptionSpec<Long> CAPTURE_HEALTH_INTERVAL_SECONDS = spec(
+      "captureHealthIntervalSeconds", "integer (s)", "`300`",
+      "How often the driver probes SQL Server's capture process (`CdcClient.captureHealth`: the capture job's state, "
+          + "its last log scan, recent CDC errors, the cleanup retention); the first probe runs at the stream's first "
+          + "trigger. Its verdict is in the source's progress metrics, a change of it is logged once and recorded as "
+          + "a warning of the next batch. `0` turns the probe off.",
+      OptionSpec.Scope.STREAM, (n, v) -> OptionParsers.nonNegativeLong(n, v, "seconds; 0 turns the probe off"));
+  public static final OptionSpec<Long> CAPTURE_STOPPED_AFTER_SECONDS = spec(
+      "captureStoppedAfterSeconds", "integer (s)", "`900`",
+      "Capture counts as stopped when its job is not running, its last log scan is older than this, or (a login that "
+          + "cannot read the job or the scans) the newest `cdc.lsn_time_mapping` entry is older than this: a running "
+          + "capture writes an idle entry every few minutes on a quiet database.",
+      OptionSpec.Scope.STREAM, (n, v) -> (long) OptionParsers.positiveInt(n, v, "seconds"));
+  public static final OptionSpec<Long> CAPTURE_LAG_WARN_SECONDS = spec(
+      "captureLagWarnSeconds", "integer (s)", "`300`",
+      "A running capture job whose last log scan was further behind the log than this is `capture_lagging`.",
+      OptionSpec.Scope.STREAM, (n, v) -> (long) OptionParsers.positiveInt(n, v, "seconds"));
+  public static final OptionSpec<Long> RETENTION_HEADROOM_WARN_HOURS = spec(
+      "retentionHeadroomWarnHours", "integer (h)", "`24`",
+      "`retention_at_risk` when cleanup (its job's retention, read from msdb) would remove the stream's position "
+          + "within this many hours.",
+      OptionSpec.Scope.STREAM, (n, v) -> (long) OptionParsers.positiveInt(n, v, "hours"));
+  public static final OptionSpec<Long> FAIL_WHEN_CAPTURE_STOPPED_SECONDS = spec(
+      "failWhenCaptureStoppedSeconds", "integer (s)", "never",
+      "Fail the query (`MSSQL_CDC-402`, capture not running) once capture has been stopped for longer than this, so a "
+          + "scheduler's alert fires instead of a quiet stream. Needs the probe (`captureHealthIntervalSeconds` > 0).",
+      OptionSpec.Scope.STREAM, (n, v) -> (long) OptionParsers.positiveInt(n, v, "seconds; omit it never to fail"));
+
   /** Every option, in documentation order. */
   public static final List<OptionSpec<?>> ALL = List.of(
       CAPTURE_INSTANCE, CONNECTION_STRING, BACKEND, FAKE_PATH, CONNECT_TIMEOUT, LOCK_TIMEOUT_MS, SOURCE_TIME_ZONE,
       COLUMNS, ALLOW_PRECISION_LOSS, INCLUDE_COMMAND_ID, STARTING_LSN, MAX_COMMITS_PER_BATCH, NUM_PARTITIONS, FETCH_SIZE,
       FAIL_ON_DATA_LOSS, SCHEMA_CHANGE_POLICY, ISOLATION_LEVEL, SNAPSHOT_LSN, SNAPSHOT_CHUNKS, SNAPSHOT_KEYS,
-      READ_ID);
+      READ_ID, CAPTURE_HEALTH_INTERVAL_SECONDS, CAPTURE_STOPPED_AFTER_SECONDS, CAPTURE_LAG_WARN_SECONDS,
+      RETENTION_HEADROOM_WARN_HOURS, FAIL_WHEN_CAPTURE_STOPPED_SECONDS);
 
   /** Options of the Python reference this connector replaces with a JVM mechanism. */
   private static final Map<String, String> REMOVED = Map.of(
@@ -363,6 +392,23 @@ public final class CdcReaderOptions implements Serializable {
 
   public int fetchSize() {
     return get(FETCH_SIZE, 10_000);
+  }
+
+  /** {@code captureHealthIntervalSeconds}; zero: no probe. */
+  public java.time.Duration captureHealthInterval() {
+    return java.time.Duration.ofSeconds(get(CAPTURE_HEALTH_INTERVAL_SECONDS, 300L));
+  }
+
+  /** The rules of the capture-health verdict, from the three threshold options. */
+  public io.mssqlcdc.client.CaptureHealthRules captureHealthRules() {
+    return new io.mssqlcdc.client.CaptureHealthRules(java.time.Duration.ofSeconds(get(CAPTURE_STOPPED_AFTER_SECONDS, 900L)),
+        java.time.Duration.ofSeconds(get(CAPTURE_LAG_WARN_SECONDS, 300L)),
+        java.time.Duration.ofHours(get(RETENTION_HEADROOM_WARN_HOURS, 24L)));
+  }
+
+  /** {@code failWhenCaptureStoppedSeconds}; empty: never fail for it. */
+  public Optional<java.time.Duration> failWhenCaptureStopped() {
+    return find(FAIL_WHEN_CAPTURE_STOPPED_SECONDS).map(java.time.Duration::ofSeconds);
   }
 
   public boolean failOnDataLoss() {

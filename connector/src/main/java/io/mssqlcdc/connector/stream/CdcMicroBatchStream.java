@@ -83,6 +83,8 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   private final java.util.Set<String> identitiesChecked = new java.util.HashSet<>();
   /** WARNING lines logged outside planning (the server clock, a rename), for the next batch planned. */
   private final BatchWarnings pendingWarnings = new BatchWarnings();
+  /** The driver's capture-health probe (issue 30), every {@code captureHealthIntervalSeconds}. */
+  private final CaptureHealthMonitor captureHealth;
 
   CdcMicroBatchStream(CdcReaderOptions options, StructType schema, StructType captured, String checkpointLocation,
       Configuration hadoopConf, SparkContext sparkContext, Clock clock) {
@@ -101,6 +103,8 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
     int n = options.numPartitions().orElse(sparkContext.defaultParallelism());
     this.planner = new BatchPlanner(options, captured, n, RangeSplitter.MIN_ROWS);
     this.clock = clock;
+    this.captureHealth = new CaptureHealthMonitor(options.captureHealthRules(), options.captureHealthInterval(),
+        options.failWhenCaptureStopped(), clock, options.captureInstance());
   }
 
   private CdcClient client() {
@@ -222,6 +226,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   @Override
   public Offset latestOffset(Offset startOffset, ReadLimit limit) {
     CdcOffset start = checkIdentity(cdcOffset(startOffset));
+    captureHealth.check(client(), start.commitTs(), w -> pendingWarnings.warn(LOG, "{}", w));
     Lsn max = client().maxLsn().orElse(Lsn.ZERO);
     if (max.isAfter(start.lsn())) {
       refreshFixedOffsetClock();
@@ -394,6 +399,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
         long pending = Admission.pendingCommits(client(), c.lsn(), max, PENDING_CAP);
         m.put("pendingCommits", pending > PENDING_CAP ? PENDING_CAP + "+" : Long.toString(pending));
       });
+      m.putAll(captureHealth.metrics());
     } catch (RuntimeException e) {
       // metrics never fail the query
       LOG.warn("mssql_cdc: source metrics unavailable: {}", e.getMessage());

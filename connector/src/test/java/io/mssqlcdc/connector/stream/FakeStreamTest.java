@@ -59,6 +59,32 @@ class FakeStreamTest {
   }
 
   /**
+   * Issue 30: the driver's capture-health probe reaches the query's progress, and capture stopped longer than
+   * {@code failWhenCaptureStoppedSeconds} fails the query with MSSQL_CDC-402 before it reads past its offset.
+   */
+  @Test
+  void captureHealthIsInTheProgressAndAStoppedCaptureFailsTheQueryWhenAsked() {
+    db.clock(java.time.Clock.offset(java.time.Clock.systemUTC(), java.time.Duration.ofHours(-2)));
+    commitInserts(0, 2); // two hours ago: capture ran then
+    StreamRuns.Run run = StreamRuns.availableNow(options(), ckpt);
+    assertThat(run.rows()).hasSize(2);
+    assertThat(run.query().lastProgress().sources()[0].metrics()).containsEntry("captureState", "running")
+        .containsEntry("captureJobRunning", "true");
+
+    db.clock(java.time.Clock.offset(java.time.Clock.systemUTC(), java.time.Duration.ofHours(-1))).stopCapture();
+    db.clock(java.time.Clock.systemUTC());
+    commitInserts(10, 1); // held by the stopped capture
+    assertThatThrownBy(() -> StreamRuns.availableNow(options("failWhenCaptureStoppedSeconds", "1800"), ckpt))
+        .satisfies(e -> assertThat(StreamRuns.rootCause(e).getMessage()).startsWith(
+            "MSSQL_CDC-402: CDC capture has been stopped for 36").contains("longer than failWhenCaptureStoppedSeconds=1800,"
+                + " for the stream of capture instance 'dbo_orders': the capture job is not running"));
+
+    db.startCapture();
+    assertThat(ids(StreamRuns.availableNow(options("failWhenCaptureStoppedSeconds", "1800"), ckpt).rows()))
+        .as("the held commit, once capture runs").containsExactly(10);
+  }
+
+  /**
    * The bootstrap contract (ADR 0016): a snapshot stamped with the LSN taken before its read, plus
    * the stream started at that stamp, is the whole history: a commit made between the stamp and
    * the read (commitBeforeRead) is in the stream after the stamp, so latest-image-per-key over
