@@ -40,11 +40,27 @@ public record BatchEvent(
     return new BatchEvent(kind, captureInstance, lsn, commitTs, detail, from, lostToTs);
   }
 
+  /** The kind whose label is {@code label}. */
+  static Kind ofLabel(String label) {
+    for (Kind k : Kind.values()) {
+      if (k.label().equals(label)) {
+        return k;
+      }
+    }
+    throw new IllegalArgumentException("no event kind labelled " + label);
+  }
+
   /** The event kinds; {@link #label()} is the name the reference writes into the facts table. */
   public enum Kind {
     SCHEMA_CHANGE("schema_change"),
     CAPTURE_INSTANCE_SWITCHED("capture_instance_switched"),
-    DATA_SKIPPED("data_skipped");
+    DATA_SKIPPED("data_skipped"),
+    /** Issue 30: the driver's capture-health probe found the capture job stopped (detail: evidence and fix). */
+    CAPTURE_STOPPED("capture_stopped"),
+    /** Issue 30: capture's last log scan was behind the log by more than the threshold. */
+    CAPTURE_LAGGING("capture_lagging"),
+    /** Issue 30: cleanup's retention would remove the stream's position within the threshold. */
+    RETENTION_AT_RISK("retention_at_risk");
 
     private final String label;
 

@@ -57,6 +57,12 @@ final class CaptureHealthMonitor {
    * @throws io.mssqlcdc.errors.CdcSourceUnavailableException capture stopped longer than the fail threshold
    */
   Optional<Verdict> check(CdcClient client, Optional<Instant> position, Consumer<String> warn) {
+    return check(client, position, warn, e -> {});
+  }
+
+  /** As above; each event that appears is also handed to {@code raise} (the next batch's facts event rows). */
+  Optional<Verdict> check(CdcClient client, Optional<Instant> position, Consumer<String> warn,
+      Consumer<Event> raise) {
     if (interval.isZero()) {
       return Optional.empty();
     }
@@ -72,7 +78,7 @@ final class CaptureHealthMonitor {
         return Optional.ofNullable(last);
       }
       last = rules.judge(health, position);
-      report(health, last, warn);
+      report(health, last, warn, raise);
     }
     if (last != null && last.state() == State.STOPPED && failAfter.isPresent()
         && last.stoppedForSeconds().orElse(0.0) > failAfter.get().toSeconds()) {
@@ -82,7 +88,7 @@ final class CaptureHealthMonitor {
     return Optional.ofNullable(last);
   }
 
-  private void report(CaptureHealth health, Verdict v, Consumer<String> warn) {
+  private void report(CaptureHealth health, Verdict v, Consumer<String> warn, Consumer<Event> raise) {
     if (!health.unreadable().isEmpty() && !unreadableReported) {
       unreadableReported = true;
       warn.accept("mssql_cdc: capture health is judged without what this login cannot read: "
@@ -93,6 +99,7 @@ final class CaptureHealthMonitor {
       now.add(e.name());
       if (!raised.contains(e.name())) {
         warn.accept("mssql_cdc: " + e.name() + ": " + e.detail());
+        raise.accept(e);
       }
     }
     for (String cleared : raised) {

@@ -10,6 +10,7 @@ import io.mssqlcdc.options.CdcReaderOptions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -85,6 +86,8 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   private final BatchWarnings pendingWarnings = new BatchWarnings();
   /** The driver's capture-health probe (issue 30), every {@code captureHealthIntervalSeconds}. */
   private final CaptureHealthMonitor captureHealth;
+  /** Capture-health events not yet in a batch's plan: the next planned batch records them (facts event rows). */
+  private final List<BatchEvent> pendingEvents = new ArrayList<>();
 
   CdcMicroBatchStream(CdcReaderOptions options, StructType schema, StructType captured, String checkpointLocation,
       Configuration hadoopConf, SparkContext sparkContext, Clock clock) {
@@ -226,7 +229,9 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   @Override
   public Offset latestOffset(Offset startOffset, ReadLimit limit) {
     CdcOffset start = checkIdentity(cdcOffset(startOffset));
-    captureHealth.check(client(), start.commitTs(), w -> pendingWarnings.warn(LOG, "{}", w));
+    captureHealth.check(client(), start.commitTs(), w -> pendingWarnings.warn(LOG, "{}", w),
+        e -> pendingEvents.add(new BatchEvent(BatchEvent.ofLabel(e.name()), options.captureInstance(), null,
+            null, e.detail())));
     Lsn max = client().maxLsn().orElse(Lsn.ZERO);
     if (max.isAfter(start.lsn())) {
       refreshFixedOffsetClock();
@@ -322,6 +327,12 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
         w.addAll(pendingWarnings.drain());
         w.addAll(p.warnings());
         p = new BatchPlanner.Plan(p.ranges(), p.events(), w.lines());
+      }
+      if (!pendingEvents.isEmpty()) {
+        List<BatchEvent> events = new ArrayList<>(pendingEvents);
+        events.addAll(p.events());
+        pendingEvents.clear();
+        p = new BatchPlanner.Plan(p.ranges(), events, p.warnings());
       }
       lastPlan = p;
       lastPlanStart = start;

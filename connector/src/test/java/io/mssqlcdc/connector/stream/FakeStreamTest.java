@@ -71,9 +71,16 @@ class FakeStreamTest {
     assertThat(run.query().lastProgress().sources()[0].metrics()).containsEntry("captureState", "running")
         .containsEntry("captureJobRunning", "true");
 
+    commitInserts(5, 1); // captured before the stop, read after it
     db.clock(java.time.Clock.offset(java.time.Clock.systemUTC(), java.time.Duration.ofHours(-1))).stopCapture();
     db.clock(java.time.Clock.systemUTC());
     commitInserts(10, 1); // held by the stopped capture
+    StreamRuns.Run stopped = StreamRuns.availableNow(options(), ckpt);
+    assertThat(ids(stopped.rows())).containsExactly(5);
+    assertThat(stopped.batches()).singleElement().satisfies(b -> assertThat(b.report().orElseThrow().events())
+        .extracting(BatchEvent::kind).containsExactly(BatchEvent.Kind.CAPTURE_STOPPED));
+    assertThat(stopped.query().lastProgress().sources()[0].metrics()).containsEntry("captureState", "stopped")
+        .containsEntry("captureEvents", "capture_stopped");
     assertThatThrownBy(() -> StreamRuns.availableNow(options("failWhenCaptureStoppedSeconds", "1800"), ckpt))
         .satisfies(e -> assertThat(StreamRuns.rootCause(e).getMessage()).startsWith(
             "MSSQL_CDC-402: CDC capture has been stopped for 36").contains("longer than failWhenCaptureStoppedSeconds=1800,"
