@@ -3,7 +3,7 @@ package io.mssqlcdc.connector;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.SpecificInternalRow;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.unsafe.types.UTF8String;
@@ -72,16 +72,6 @@ public final class CapturedValues {
     return names;
   }
 
-  /** Index of the first captured field in the output schema. */
-  public int first() {
-    return first;
-  }
-
-  /** Whether captured field {@code i} (0-based among the captured) is read from the source; else it is NULL. */
-  public boolean reads(int i) {
-    return positions[i] >= 0;
-  }
-
   /** Number of captured fields. */
   public int count() {
     return writers.length;
@@ -94,7 +84,7 @@ public final class CapturedValues {
    *
    * @return the approximate bytes of the values written
    */
-  public long fill(InternalRow row, Source source) {
+  public long fill(SpecificInternalRow row, Source source) {
     long size = 0;
     int[] p = positions;
     ColumnWriter[] w = writers;

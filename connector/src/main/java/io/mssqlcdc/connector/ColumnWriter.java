@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
-import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.SpecificInternalRow;
 import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.ByteType;
@@ -24,9 +24,8 @@ import org.apache.spark.sql.types.TimestampType;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * Writes one column's source values into a reused row through its typed setters (primitive slots:
- * no boxing): a {@code SpecificInternalRow} on the row path, a {@link VectorRow} (the current row of
- * column vectors) on the columnar one; the hot path of the partition readers. Chosen once per column and partition by
+ * Writes one column's source values into a reused {@link SpecificInternalRow} (primitive slots:
+ * no boxing), the hot path of the partition readers. Chosen once per column and partition by
  * {@link #of}: each writer takes the Java class a client returns for its type without any type
  * dispatch (an {@code Integer} into INT, a {@code BigDecimal} of the declared scale into a
  * DECIMAL of precision up to 18 as its unscaled long, a {@code LocalDateTime} into a timestamp as
@@ -41,7 +40,7 @@ public interface ColumnWriter {
    *
    * @return the approximate bytes of the value written ({@link CapturedValues#sizeOf})
    */
-  long write(Object v, InternalRow row, int ordinal);
+  long write(Object v, SpecificInternalRow row, int ordinal);
 
   /** The writer of values of {@code column} to {@code type} ({@link SparkValues#converter(String, DataType, boolean)}). */
   static ColumnWriter of(String column, DataType type, boolean allowPrecisionLoss) {
@@ -186,7 +185,7 @@ public interface ColumnWriter {
     }
 
     @Override
-    public long write(Object v, InternalRow row, int i) {
+    public long write(Object v, SpecificInternalRow row, int i) {
       if (v instanceof LocalDateTime t) {
         LocalDate d = t.toLocalDate();
         if (!d.equals(lastDate)) {
@@ -227,7 +226,7 @@ public interface ColumnWriter {
     }
 
     @Override
-    public long write(Object v, InternalRow row, int ordinal) {
+    public long write(Object v, SpecificInternalRow row, int ordinal) {
       if (v instanceof BigDecimal bd && bd.scale() == scale && bd.precision() <= precision) {
         // at most 18 digits: the unscaled value is a long, and the value fits the type as it is
         row.update(ordinal, Decimal.createUnsafe(bd.movePointRight(scale).longValue(), precision, scale));

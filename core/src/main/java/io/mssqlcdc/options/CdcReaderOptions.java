@@ -104,12 +104,6 @@ public final class CdcReaderOptions implements Serializable {
           + "`true` rounds such values instead (toward zero into integer types, half up into decimals). A value too "
           + "large for the type fails either way.",
       OptionSpec.Scope.BOTH, OptionParsers::bool);
-  public static final OptionSpec<Boolean> COLUMNAR_READS = spec(
-      "columnarReads", "boolean", "`true`",
-      "Partitions hand Spark column batches (4,096 rows each) instead of one row at a time, which saves Spark's "
-          + "copy of every row; the values are the same. `false` reads rows (to compare the two). Schemas with a "
-          + "type the column batches do not build are read as rows either way.",
-      OptionSpec.Scope.SNAPSHOT, OptionParsers::bool);
   public static final OptionSpec<Boolean> INCLUDE_COMMAND_ID = spec(
       "includeCommandId", "boolean", "`true`",
       "Read `__$command_id` into `_command_id`; `false` drops the column (change tables of servers before the "
@@ -226,7 +220,7 @@ public final class CdcReaderOptions implements Serializable {
   /** Every option, in documentation order. */
   public static final List<OptionSpec<?>> ALL = List.of(
       CAPTURE_INSTANCE, CONNECTION_STRING, BACKEND, FAKE_PATH, CONNECT_TIMEOUT, LOCK_TIMEOUT_MS, SOURCE_TIME_ZONE,
-      COLUMNS, ALLOW_PRECISION_LOSS, COLUMNAR_READS, INCLUDE_COMMAND_ID, STARTING_LSN, MAX_COMMITS_PER_BATCH, NUM_PARTITIONS, FETCH_SIZE,
+      COLUMNS, ALLOW_PRECISION_LOSS, INCLUDE_COMMAND_ID, STARTING_LSN, MAX_COMMITS_PER_BATCH, NUM_PARTITIONS, FETCH_SIZE,
       FAIL_ON_DATA_LOSS, SCHEMA_CHANGE_POLICY, ISOLATION_LEVEL, SNAPSHOT_LSN, SNAPSHOT_CHUNKS, SNAPSHOT_KEYS,
       READ_ID);
 
@@ -347,10 +341,6 @@ public final class CdcReaderOptions implements Serializable {
 
   public boolean allowPrecisionLoss() {
     return get(ALLOW_PRECISION_LOSS, false);
-  }
-
-  public boolean columnarReads() {
-    return get(COLUMNAR_READS, true);
   }
 
   public boolean includeCommandId() {

@@ -20,8 +20,7 @@ import org.apache.spark.sql.SparkSession;
 /**
  * Issue 13 case 2: {@code spark.read.format("mssql_cdc_snapshot")} (2 key ranges) into
  * {@code noop} against Spark reading the same rows (the reader's own output, written once) from
- * Parquet into {@code noop}. Narrow and wide. Also the same read with {@code columnarReads=false}
- * (the row reader), interleaved with the others: issue 25 item 4's columnar reader against it.
+ * Parquet into {@code noop}. Narrow and wide.
  */
 public final class SnapshotReadCase implements BenchCase {
   @Override
@@ -32,12 +31,12 @@ public final class SnapshotReadCase implements BenchCase {
   @Override
   public List<Figure> run(BenchContext ctx) {
     List<Figure> out = new ArrayList<>();
-    out.addAll(compare(ctx, Fixture.narrow(ctx.config().narrowRows()), "narrow, 5 columns", "narrow"));
-    out.addAll(compare(ctx, Fixture.wide(ctx.config().wideRows()), "wide, 90 columns", "wide"));
+    out.add(compare(ctx, Fixture.narrow(ctx.config().narrowRows()), "narrow, 5 columns"));
+    out.add(compare(ctx, Fixture.wide(ctx.config().wideRows()), "wide, 90 columns"));
     return out;
   }
 
-  private List<Figure> compare(BenchContext ctx, Fixture f, String label, String shortLabel) {
+  private Figure compare(BenchContext ctx, Fixture f, String label) {
     SparkSession spark = ctx.spark();
     Path parquet = ctx.snapshotParquet(f);
     Map<String, String> options = ctx.sourceOptions(f, 2);
@@ -49,30 +48,14 @@ public final class SnapshotReadCase implements BenchCase {
     variants.put("mssql_cdc_snapshot", rep ->
         new Sample(SparkRuns.batchToNoop(spark.read().format("mssql_cdc_snapshot").options(options).load()), rows,
             Map.of()));
-    Map<String, String> rowOptions = new LinkedHashMap<>(options);
-    rowOptions.put("columnarReads", "false");
-    variants.put("mssql_cdc_snapshot rows", rep ->
-        new Sample(SparkRuns.batchToNoop(spark.read().format("mssql_cdc_snapshot").options(rowOptions).load()), rows,
-            Map.of()));
     Log.info("case 2 snapshot read, %s: %,d rows", label, f.rows());
     Map<String, List<Sample>> s = Comparison.run(ctx.config().warmups(), ctx.config().reps(), variants);
     Map<String, Object> checks = new LinkedHashMap<>();
     checks.put("fixtureRows", rows);
     checks.put("mssql_cdc_snapshot",
         Checksums.of(spark.read().format("mssql_cdc_snapshot").options(options).load(), columns));
-    checks.put("mssql_cdc_snapshot rows",
-        Checksums.of(spark.read().format("mssql_cdc_snapshot").options(rowOptions).load(), columns));
     checks.put("parquet", Checksums.of(spark.read().parquet(parquet.toString()), columns));
-    Figure main = SourceReadCase.figure("2 snapshot", label, f, s, "mssql_cdc_snapshot", "parquet",
+    return SourceReadCase.figure("2 snapshot", label, f, s, "mssql_cdc_snapshot", "parquet",
         "Parquet -> noop (batch)", null, null, checks);
-    Figure rowPath = Figure.compared("2 snapshot", shortLabel + ": column batches vs rows", "rows/s",
-        Comparison.rates(s.get("mssql_cdc_snapshot")), "the same read with columnarReads=false",
-        Comparison.rates(s.get("mssql_cdc_snapshot rows")), null,
-        "issue 25 item 4: the columnar reader against the row reader, same run, interleaved",
-        Map.of("seconds.rows", s.get("mssql_cdc_snapshot rows").stream().map(Sample::seconds).toList()), Map.of());
-    Figure rowsVsParquet = Figure.compared("2 snapshot", shortLabel + ": rows (columnarReads=false)", "rows/s",
-        Comparison.rates(s.get("mssql_cdc_snapshot rows")), "Parquet -> noop (batch)",
-        Comparison.rates(s.get("parquet")), null, "the row reader against the same baseline", Map.of(), Map.of());
-    return List.of(main, rowPath, rowsVsParquet);
   }
 }

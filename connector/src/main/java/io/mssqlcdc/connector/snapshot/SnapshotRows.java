@@ -48,24 +48,6 @@ final class SnapshotRows {
     return row;
   }
 
-  /**
-   * Writes the captured values at the cursor's current position into {@code target} (the columnar
-   * path's {@link io.mssqlcdc.connector.VectorRow}), as {@link #row} does into its own row.
-   */
-  void fill(InternalRow target, RowCursor cursor) {
-    captured.fill(target, source(cursor));
-  }
-
-  /** A copy of the row before any captured value: the metadata columns, every captured one NULL. */
-  InternalRow constants() {
-    return row.copy();
-  }
-
-  /** The captured columns: where they start in the schema, which ones the table has. */
-  CapturedValues captured() {
-    return captured;
-  }
-
   private CapturedValues.Source source(RowCursor c) {
     if (c != cursor) { // one cursor per partition: adapt it once
       cursor = c;

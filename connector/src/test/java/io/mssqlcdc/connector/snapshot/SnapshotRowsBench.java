@@ -11,9 +11,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
-import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
-import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -51,17 +48,14 @@ public final class SnapshotRowsBench {
    * The report, and what each variant added up from the ids it produced, in order, in every round
    * ({@code h = 31 * h + id}): equal when {@code rows} built every row of the cursor with its id.
    */
-  record Result(String report, List<Long> cursorChecksums, List<Long> rowsChecksums, List<Long> rowsCopiedChecksums,
-      List<Long> columnsCopiedChecksums) {}
+  record Result(String report, List<Long> cursorChecksums, List<Long> rowsChecksums) {}
 
   /** Runs every variant {@code rounds} times over {@code rows} rows. */
   static Result run(int rows, int rounds) {
     SnapshotRead read = read();
-    long[] best = {Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE};
+    long[] best = {Long.MAX_VALUE, Long.MAX_VALUE};
     List<Long> cursorSums = new ArrayList<>();
     List<Long> rowsSums = new ArrayList<>();
-    List<Long> rowsCopiedSums = new ArrayList<>();
-    List<Long> columnsCopiedSums = new ArrayList<>();
     long heapBefore = 0;
     long heapAfter = 0;
     for (int r = 0; r < rounds; r++) {
@@ -75,17 +69,6 @@ public final class SnapshotRowsBench {
       heapAfter = usedHeapAfterGc();
       best[0] = Math.min(best[0], t1 - t0);
       best[1] = Math.min(best[1], t3 - t2);
-      // issue 25 item 4: what Spark does next with each path's output, alternating which runs first
-      for (int k = 0; k < 2; k++) {
-        long a = System.nanoTime();
-        if ((r + k) % 2 == 0) {
-          rowsCopiedSums.add(rowsCopied(read, new SyntheticCursor(rows)));
-          best[2] = Math.min(best[2], System.nanoTime() - a);
-        } else {
-          columnsCopiedSums.add(columnsCopied(read, new SyntheticCursor(rows)));
-          best[3] = Math.min(best[3], System.nanoTime() - a);
-        }
-      }
     }
     double cursorNs = (double) best[0] / rows;
     double rowsNs = (double) best[1] / rows;
@@ -93,13 +76,10 @@ public final class SnapshotRowsBench {
         "SnapshotRowsBench: %,d rows x %d rounds (best round per variant; checksums %d/%d)%n"
             + "  cursor  %8.1f ns/row  x1.00 of cursor%n"
             + "  rows    %8.1f ns/row  x%.2f of cursor%n"
-            + "  heap in use after GC: %.1f MB before reading, %.1f MB after reading %,d rows%n"
-            + "  rows + UnsafeProjection           %8.1f ns/row  x%.2f of cursor%n"
-            + "  column batches + UnsafeProjection %8.1f ns/row  x%.2f of cursor (columnar/rows %.2f)%n",
+            + "  heap in use after GC: %.1f MB before reading, %.1f MB after reading %,d rows%n",
         rows, rounds, cursorSums.get(0), rowsSums.get(0), cursorNs, rowsNs, rowsNs / cursorNs,
-        heapBefore / 1e6, heapAfter / 1e6, rows, (double) best[2] / rows, best[2] / (double) best[0],
-        (double) best[3] / rows, best[3] / (double) best[0], best[3] / (double) best[2]);
-    return new Result(report, cursorSums, rowsSums, rowsCopiedSums, columnsCopiedSums);
+        heapBefore / 1e6, heapAfter / 1e6, rows);
+    return new Result(report, cursorSums, rowsSums);
   }
 
   private static long baseline(RowCursor cursor) {
@@ -120,44 +100,6 @@ public final class SnapshotRowsBench {
     while (cursor.next()) {
       InternalRow row = rows.row(cursor);
       h = 31 * h + row.getInt(ID);
-    }
-    return h;
-  }
-
-  /** The row reader's rows and the copy Spark makes of each ({@code ProjectExec} above a row-based scan). */
-  private static long rowsCopied(SnapshotRead read, RowCursor cursor) {
-    SnapshotRows rows = new SnapshotRows(read, null);
-    UnsafeProjection copy = UnsafeProjection.create(read.schema());
-    long h = 0;
-    while (cursor.next()) {
-      UnsafeRow row = copy.apply(rows.row(cursor));
-      h = 31 * h + row.getInt(ID);
-    }
-    return h;
-  }
-
-  /**
-   * The columnar reader's batches ({@link SnapshotColumns}, {@link SnapshotBatchReader#CAPACITY} rows)
-   * and the row Spark makes of each of their rows ({@code ColumnarToRow}, here a generated projection
-   * reading the batch's rows through their vectors).
-   */
-  private static long columnsCopied(SnapshotRead read, RowCursor cursor) {
-    long h = 0;
-    try (SnapshotColumns columns = new SnapshotColumns(read, null, SnapshotBatchReader.CAPACITY)) {
-      UnsafeProjection copy = UnsafeProjection.create(read.schema());
-      boolean more = true;
-      while (more) {
-        columns.reset();
-        int n = 0;
-        while (n < SnapshotBatchReader.CAPACITY && (more = cursor.next())) {
-          columns.fill(n++, cursor);
-        }
-        ColumnarBatch batch = columns.batch(n);
-        for (int i = 0; i < n; i++) {
-          UnsafeRow row = copy.apply(batch.getRow(i));
-          h = 31 * h + row.getInt(ID);
-        }
-      }
     }
     return h;
   }

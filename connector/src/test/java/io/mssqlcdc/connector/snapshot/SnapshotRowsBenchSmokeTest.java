@@ -11,15 +11,13 @@ import org.junit.jupiter.api.Test;
 class SnapshotRowsBenchSmokeTest {
   @Test
   void bothVariantsSeeEveryRowInOrder() {
-    SnapshotRowsBench.Result r = SnapshotRowsBench.run(10_000, 1);
-    assertThat(r.report()).contains("10,000 rows").contains("cursor ").contains("rows ").contains("heap in use after GC");
-    long expected = 0; // the synthetic cursor's ids are 0 .. 9,999
-    for (int id = 0; id < 10_000; id++) {
+    SnapshotRowsBench.Result r = SnapshotRowsBench.run(1_000, 1);
+    assertThat(r.report()).contains("1,000 rows").contains("cursor ").contains("rows ").contains("heap in use after GC");
+    long expected = 0; // the synthetic cursor's ids are 0 .. 999
+    for (int id = 0; id < 1_000; id++) {
       expected = 31 * expected + id;
     }
     assertThat(r.cursorChecksums()).containsExactly(expected);
     assertThat(r.rowsChecksums()).containsExactly(expected);
-    assertThat(r.rowsCopiedChecksums()).containsExactly(expected);
-    assertThat(r.columnsCopiedChecksums()).containsExactly(expected);
   }
 }
