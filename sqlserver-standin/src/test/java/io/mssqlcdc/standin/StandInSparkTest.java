@@ -3,6 +3,7 @@ package io.mssqlcdc.standin;
 import static io.mssqlcdc.fake.FakeRows.key;
 import static io.mssqlcdc.fake.FakeRows.row;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mssqlcdc.fake.FakeCdcDatabase;
 import io.mssqlcdc.lsn.Lsn;
@@ -98,6 +99,27 @@ class StandInSparkTest {
    * instance, which sp_cdc_help_change_data_capture now lists under the new name, so the stream
    * resumes through the driver with no gap and no duplicate and names the new table from then on.
    */
+  /**
+   * Issue 30: the stream's first trigger runs the source's preflight, so a capture that never ran (no
+   * mapping entry: {@code fn_cdc_get_max_lsn()} is NULL) fails the query at once, naming the fix.
+   */
+  @Test
+  void aStreamWhoseCaptureNeverRanFailsAtItsFirstTriggerNamingTheFix() {
+    assertThatThrownBy(() -> StandInSpark.availableNow(jdbc(), tmp.resolve("ckpt-never")))
+        .satisfies(e -> assertThat(rootCause(e).getMessage()).isEqualTo("MSSQL_CDC-402: CDC capture does not seem to"
+            + " run on database 'cdc_standin': sys.fn_cdc_get_max_lsn() is NULL: capture has never written to it. Start SQL"
+            + " Server Agent, then the capture job: EXEC sys.sp_cdc_start_job @job_type = N'capture'; (check it with"
+            + " EXEC sys.sp_cdc_help_jobs;)."));
+  }
+
+  private static Throwable rootCause(Throwable t) {
+    Throwable c = t;
+    while (c.getCause() != null && c.getCause() != c) {
+      c = c.getCause();
+    }
+    return c;
+  }
+
   @Test
   void aRenamedTableResumesOnItsCheckpointThroughTheDriver() throws Exception {
     commitInserts(1, 2);

@@ -88,6 +88,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   private final CaptureHealthMonitor captureHealth;
   /** Capture-health events not yet in a batch's plan: the next planned batch records them (facts event rows). */
   private final List<BatchEvent> pendingEvents = new ArrayList<>();
+  private boolean preflighted;
 
   CdcMicroBatchStream(CdcReaderOptions options, StructType schema, StructType captured, String checkpointLocation,
       Configuration hadoopConf, SparkContext sparkContext, Clock clock) {
@@ -229,6 +230,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   @Override
   public Offset latestOffset(Offset startOffset, ReadLimit limit) {
     CdcOffset start = checkIdentity(cdcOffset(startOffset));
+    preflightOnce();
     captureHealth.check(client(), start.commitTs(), w -> pendingWarnings.warn(LOG, "{}", w),
         e -> pendingEvents.add(new BatchEvent(BatchEvent.ofLabel(e.name()), options.captureInstance(), null,
             null, e.detail())));
@@ -247,6 +249,26 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
     CdcOffset next = CdcOffset.of(end, client().commitTime(end).orElse(null), source(), options.captureInstance());
     CdcOffset.checkForward(start, next);
     return next;
+  }
+
+  /**
+   * The source's preflight at the run's first trigger (issue 30): CDC enabled on the database and capture
+   * ever ran, each failing with the T-SQL that fixes it ({@link CdcClient#preflight}). The capture instance's
+   * own checks are left to the stream's resolution, which follows a newer instance of the table when the
+   * configured one was disabled after it took over.
+   */
+  private void preflightOnce() {
+    if (preflighted) {
+      return;
+    }
+    try {
+      client().preflight(options.captureInstance());
+    } catch (io.mssqlcdc.errors.CdcConfigException e) {
+      if (e.code() != io.mssqlcdc.errors.CdcErrorCode.CAPTURE_INSTANCE_NOT_FOUND) {
+        throw e;
+      }
+    }
+    preflighted = true;
   }
 
   /**
