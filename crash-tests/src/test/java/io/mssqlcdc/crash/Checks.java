@@ -1,0 +1,167 @@
+package io.mssqlcdc.crash;
+
+import io.mssqlcdc.lsn.Lsn;
+import io.mssqlcdc.reconcile.ReconcileResult;
+import io.mssqlcdc.sink.BronzeImages;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.functions;
+
+/**
+ * The end-of-case checks, each against the history's model (its own computation of change rows and
+ * table states), never against what the library computes:
+ *
+ * <ul>
+ *   <li>bronze holds one whole snapshot, the model's table at its stamp, and every change after the
+ *       stamp exactly once (counted per change row: LSN, operation and row image);
+ *   <li>facts hold one row per micro-batch id of the sink id, ids 0..n with none missing, whose
+ *       counts add up to bronze's change rows, and one bootstrap event;
+ *   <li>silver equals the model's table and the fake's;
+ *   <li>reconcile finds every bucket matching.
+ * </ul>
+ * (finalized_until is checked after each ApplyChanges call, in {@link CrashCase}.)
+ */
+final class Checks {
+  private final Pipeline p;
+  private final History h;
+
+  Checks(Pipeline p, History h) {
+    this.p = p;
+    this.h = h;
+  }
+
+  void all() {
+    long changeRows = bronze();
+    facts(changeRows);
+    silver();
+    reconcile();
+  }
+
+  private static String image(History.Order o) {
+    return o.id() + "|" + o.code() + "|" + o.status();
+  }
+
+  private static String image(Row r) {
+    return r.getAs("order_id") + "|" + r.getAs("code") + "|" + r.getAs("status");
+  }
+
+  /** Checks bronze; returns its number of change rows. */
+  private long bronze() {
+    List<Row> rows = Pipeline.SPARK.read().format("delta").load(p.bronze).collectAsList();
+    Set<String> stamps = new TreeSet<>();
+    Map<String, Integer> snapshot = new TreeMap<>();
+    Map<String, Integer> changes = new TreeMap<>();
+    for (Row r : rows) {
+      int op = r.getAs("_operation");
+      if (op == 0) {
+        stamps.add(r.getAs("_snapshot"));
+        snapshot.merge(image(r), 1, Integer::sum);
+      } else {
+        String lsn = Lsn.parse(r.getAs("_start_lsn")).hex();
+        changes.merge(lsn + " op" + op + " " + image(r), 1, Integer::sum);
+      }
+    }
+    if (stamps.size() != 1) {
+      throw new AssertionError("bronze holds " + stamps.size() + " snapshots, not one: " + stamps);
+    }
+    Lsn s = Lsn.parse(stamps.iterator().next());
+    Map<String, Integer> expectedSnapshot = new TreeMap<>();
+    h.tableAt(s).values().forEach(o -> expectedSnapshot.merge(image(o), 1, Integer::sum));
+    compare("bronze's snapshot at " + s.hex(), expectedSnapshot, snapshot);
+    Map<String, Integer> expected = new TreeMap<>();
+    long n = 0;
+    for (History.Commit c : h.commits()) {
+      if (c.lsn().isAfter(s)) {
+        for (History.Change ch : c.changes()) {
+          expected.merge(c.lsn().hex() + " op" + ch.op() + " " + image(ch.row()), 1, Integer::sum);
+          n++;
+        }
+      }
+    }
+    compare("bronze's change rows after the snapshot " + s.hex(), expected, changes);
+    return n;
+  }
+
+  /** Lists what {@code actual} lacks (lost) and holds too often or without cause (doubled or unexpected). */
+  private static void compare(String what, Map<String, Integer> expected, Map<String, Integer> actual) {
+    List<String> lost = new ArrayList<>();
+    List<String> extra = new ArrayList<>();
+    Set<String> keys = new TreeSet<>(expected.keySet());
+    keys.addAll(actual.keySet());
+    for (String k : keys) {
+      int e = expected.getOrDefault(k, 0);
+      int a = actual.getOrDefault(k, 0);
+      if (a < e) {
+        lost.add(k + " (x" + (e - a) + ")");
+      } else if (a > e) {
+        extra.add(k + " (x" + (a - e) + (e > 0 ? ", doubled" : ", unexpected") + ")");
+      }
+    }
+    if (!lost.isEmpty() || !extra.isEmpty()) {
+      throw new AssertionError(what + ": lost " + lost + "; doubled or unexpected " + extra);
+    }
+  }
+
+  private void facts(long changeRows) {
+    List<Row> rows = Pipeline.SPARK.read().format("delta").load(p.facts)
+        .where(functions.col("app_id").equalTo("orders")).collectAsList();
+    Map<Long, Integer> batches = new TreeMap<>();
+    long counted = 0;
+    int bootstraps = 0;
+    for (Row r : rows) {
+      String event = r.getAs("event");
+      if (event == null) {
+        long b = r.getAs("batch_id");
+        batches.merge(b, 1, Integer::sum);
+        Long n = r.getAs("rows");
+        counted += n == null ? 0 : n;
+      } else if (event.equals("bootstrap")) {
+        bootstraps++;
+      }
+    }
+    List<String> wrong = new ArrayList<>();
+    long max = batches.keySet().stream().mapToLong(Long::longValue).max().orElse(-1);
+    for (long b = 0; b <= max; b++) {
+      int c = batches.getOrDefault(b, 0);
+      if (c != 1) {
+        wrong.add("batch " + b + ": " + c + " rows");
+      }
+    }
+    if (!wrong.isEmpty()) {
+      throw new AssertionError("facts: not one row per batch id of 0.." + max + ": " + wrong);
+    }
+    if (counted != changeRows) {
+      throw new AssertionError("facts count " + counted + " change rows over batches 0.." + max + ", bronze holds "
+          + changeRows);
+    }
+    if (bootstraps != 1) {
+      throw new AssertionError("facts hold " + bootstraps + " bootstrap events, not one");
+    }
+  }
+
+  private void silver() {
+    Map<String, Integer> actual = new TreeMap<>();
+    for (Row r : Pipeline.SPARK.read().format("delta").load(p.silver).collectAsList()) {
+      actual.merge(image(r), 1, Integer::sum);
+    }
+    Map<String, Integer> model = new TreeMap<>();
+    h.table().values().forEach(o -> model.merge(image(o), 1, Integer::sum));
+    compare("silver against the model's table", model, actual);
+    Map<String, Integer> fake = new TreeMap<>();
+    BronzeImages.table(p.db, "dbo", History.TABLE, "order_id", List.of("code", "status"))
+        .forEach((k, v) -> fake.merge(k + "|" + v.get(0) + "|" + v.get(1), 1, Integer::sum));
+    compare("the model's table against the fake's", fake, model);
+  }
+
+  private void reconcile() {
+    ReconcileResult r = p.reconcile().run();
+    if (!r.clean() || r.mismatch() != 0 || r.match() != r.buckets()) {
+      throw new AssertionError("reconcile: " + r.summary());
+    }
+  }
+}
