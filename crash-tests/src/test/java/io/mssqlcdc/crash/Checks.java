@@ -53,37 +53,48 @@ final class Checks {
   /** Checks bronze; returns its number of change rows. */
   private long bronze() {
     List<Row> rows = Pipeline.SPARK.read().format("delta").load(p.bronze).collectAsList();
-    Set<String> stamps = new TreeSet<>();
-    Map<String, Integer> snapshot = new TreeMap<>();
+    Map<Lsn, Map<String, Integer>> snapshots = new TreeMap<>();
     Map<String, Integer> changes = new TreeMap<>();
     for (Row r : rows) {
       int op = r.getAs("_operation");
       if (op == 0) {
-        stamps.add(r.getAs("_snapshot"));
-        snapshot.merge(image(r), 1, Integer::sum);
+        snapshots.computeIfAbsent(Lsn.parse(r.getAs("_snapshot")), s -> new TreeMap<>()).merge(image(r), 1,
+            Integer::sum);
       } else {
         String lsn = Lsn.parse(r.getAs("_start_lsn")).hex();
         changes.merge(lsn + " op" + op + " " + image(r), 1, Integer::sum);
       }
     }
-    if (stamps.size() != 1) {
-      throw new AssertionError("bronze holds " + stamps.size() + " snapshots, not one: " + stamps);
+    // One snapshot per generation: the bootstrap's, then one per purge (the re-snapshot after it).
+    List<Lsn> purges = h.purgedAfter();
+    List<Lsn> stamps = new ArrayList<>(snapshots.keySet());
+    if (stamps.size() != purges.size() + 1) {
+      throw new AssertionError("bronze holds " + stamps.size() + " snapshots " + stamps.stream().map(Lsn::hex).toList()
+          + ", not " + (purges.size() + 1) + " (the bootstrap's and one per purge)");
     }
-    Lsn s = Lsn.parse(stamps.iterator().next());
-    Map<String, Integer> expectedSnapshot = new TreeMap<>();
-    h.tableAt(s).values().forEach(o -> expectedSnapshot.merge(image(o), 1, Integer::sum));
-    compare("bronze's snapshot at " + s.hex(), expectedSnapshot, snapshot);
     Map<String, Integer> expected = new TreeMap<>();
     long n = 0;
-    for (History.Commit c : h.commits()) {
-      if (c.lsn().isAfter(s)) {
-        for (History.Change ch : c.changes()) {
-          expected.merge(c.lsn().hex() + " op" + ch.op() + " " + image(ch.row()), 1, Integer::sum);
-          n++;
+    for (int g = 0; g < stamps.size(); g++) {
+      Lsn s = stamps.get(g);
+      if (g > 0 && !s.isAfter(purges.get(g - 1))) {
+        throw new AssertionError("generation " + g + "'s snapshot at " + s.hex() + " is not after the purged changes,"
+            + " which follow " + purges.get(g - 1).hex());
+      }
+      Map<String, Integer> expectedSnapshot = new TreeMap<>();
+      h.tableAt(s).values().forEach(o -> expectedSnapshot.merge(image(o), 1, Integer::sum));
+      compare("bronze's snapshot of generation " + g + " at " + s.hex(), expectedSnapshot, snapshots.get(s));
+      // Generation g holds the changes after its snapshot up to the last it could read before the next purge.
+      Lsn end = g < purges.size() ? purges.get(g) : null;
+      for (History.Commit c : h.commits()) {
+        if (c.lsn().isAfter(s) && (end == null || !c.lsn().isAfter(end))) {
+          for (History.Change ch : c.changes()) {
+            expected.merge(c.lsn().hex() + " op" + ch.op() + " " + image(ch.row()), 1, Integer::sum);
+            n++;
+          }
         }
       }
     }
-    compare("bronze's change rows after the snapshot " + s.hex(), expected, changes);
+    compare("bronze's change rows (each generation's after its snapshot)", expected, changes);
     return n;
   }
 
@@ -108,39 +119,45 @@ final class Checks {
   }
 
   private void facts(long changeRows) {
-    List<Row> rows = Pipeline.SPARK.read().format("delta").load(p.facts)
-        .where(functions.col("app_id").equalTo("orders")).collectAsList();
-    Map<Long, Integer> batches = new TreeMap<>();
+    int generations = h.purgedAfter().size() + 1;
     long counted = 0;
-    int bootstraps = 0;
-    for (Row r : rows) {
-      String event = r.getAs("event");
-      if (event == null) {
-        long b = r.getAs("batch_id");
-        batches.merge(b, 1, Integer::sum);
-        Long n = r.getAs("rows");
-        counted += n == null ? 0 : n;
-      } else if (event.equals("bootstrap")) {
-        bootstraps++;
+    for (int g = 0; g < generations; g++) {
+      String sinkId = g == 0 ? "orders" : "orders.g" + g;
+      List<Row> rows = Pipeline.SPARK.read().format("delta").load(p.facts)
+          .where(functions.col("app_id").equalTo(sinkId)).collectAsList();
+      Map<Long, Integer> batches = new TreeMap<>();
+      int snapshotEvents = 0;
+      String snapshotEvent = g == 0 ? "bootstrap" : "resnapshot";
+      for (Row r : rows) {
+        String event = r.getAs("event");
+        if (event == null) {
+          long b = r.getAs("batch_id");
+          batches.merge(b, 1, Integer::sum);
+          Long n = r.getAs("rows");
+          counted += n == null ? 0 : n;
+        } else if (event.equals(snapshotEvent)) {
+          snapshotEvents++;
+        }
       }
-    }
-    List<String> wrong = new ArrayList<>();
-    long max = batches.keySet().stream().mapToLong(Long::longValue).max().orElse(-1);
-    for (long b = 0; b <= max; b++) {
-      int c = batches.getOrDefault(b, 0);
-      if (c != 1) {
-        wrong.add("batch " + b + ": " + c + " rows");
+      List<String> wrong = new ArrayList<>();
+      long max = batches.keySet().stream().mapToLong(Long::longValue).max().orElse(-1);
+      for (long b = 0; b <= max; b++) {
+        int c = batches.getOrDefault(b, 0);
+        if (c != 1) {
+          wrong.add("batch " + b + ": " + c + " rows");
+        }
       }
-    }
-    if (!wrong.isEmpty()) {
-      throw new AssertionError("facts: not one row per batch id of 0.." + max + ": " + wrong);
+      if (!wrong.isEmpty()) {
+        throw new AssertionError("facts of " + sinkId + ": not one row per batch id of 0.." + max + ": " + wrong);
+      }
+      if (snapshotEvents != 1) {
+        throw new AssertionError("facts of " + sinkId + " hold " + snapshotEvents + " " + snapshotEvent
+            + " events, not one");
+      }
     }
     if (counted != changeRows) {
-      throw new AssertionError("facts count " + counted + " change rows over batches 0.." + max + ", bronze holds "
-          + changeRows);
-    }
-    if (bootstraps != 1) {
-      throw new AssertionError("facts hold " + bootstraps + " bootstrap events, not one");
+      throw new AssertionError("the facts rows of " + generations + " generation(s) count " + counted
+          + " change rows, bronze holds " + changeRows);
     }
   }
 

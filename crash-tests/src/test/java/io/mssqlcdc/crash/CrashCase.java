@@ -34,7 +34,7 @@ final class CrashCase {
   static final List<CrashPoint> POINTS = List.of(CrashPoint.SINK_BEFORE_BRONZE, CrashPoint.SINK_AFTER_BRONZE,
       CrashPoint.SINK_FACTS_COMMIT, CrashPoint.SINK_AFTER_FACTS, CrashPoint.SNAPSHOT_AFTER_STAMP,
       CrashPoint.SNAPSHOT_AFTER_APPEND, CrashPoint.SILVER_AFTER_CONTROL_READ, CrashPoint.SILVER_AFTER_MERGE,
-      CrashPoint.SILVER_AFTER_POSITION);
+      CrashPoint.SILVER_AFTER_POSITION, CrashPoint.RESNAPSHOT_AFTER_RECOVERING, CrashPoint.RESNAPSHOT_BEFORE_SWITCH);
   /** Points on a query's own thread, where a stop can interrupt the batch. */
   static final List<CrashPoint> STOPPABLE = List.of(CrashPoint.SINK_BEFORE_BRONZE, CrashPoint.SINK_AFTER_BRONZE,
       CrashPoint.SINK_AFTER_FACTS);
@@ -44,6 +44,8 @@ final class CrashCase {
   final Kind kind;
   final int nth;
   final int rounds;
+  /** The round whose changes CDC cleanup purges before the stream reads them (a re-snapshot), or -1. */
+  final int purgeRound;
   private final Random rnd;
   private final List<String> log = new ArrayList<>();
   private volatile CompletableFuture<StreamingQuery> current = new CompletableFuture<>();
@@ -67,12 +69,16 @@ final class CrashCase {
           1 + draw.nextInt(rounds - 1);
       default -> 1 + draw.nextInt(4);
     };
+    boolean resnapshotPoint = this.point == CrashPoint.RESNAPSHOT_AFTER_RECOVERING
+        || this.point == CrashPoint.RESNAPSHOT_BEFORE_SWITCH;
+    this.purgeRound = resnapshotPoint || draw.nextInt(3) == 0 ? 1 + draw.nextInt(rounds - 1) : -1;
     this.rnd = new Random(seed);
   }
 
   /** One line naming the case, for reports. */
   String describe() {
-    return "seed " + seed + ", point " + point.id() + " (hit " + nth + "), kind " + kind;
+    return "seed " + seed + ", point " + point.id() + " (hit " + nth + "), kind " + kind
+        + (purgeRound < 0 ? "" : ", purge in round " + purgeRound);
   }
 
   /** The command that runs this case alone. */
@@ -108,8 +114,12 @@ final class CrashCase {
       if (round > 0) {
         h.commit(2 + rnd.nextInt(5));
       }
+      if (round == purgeRound) {
+        log.add("purged to " + h.purgeUnread(p.db).hex());
+      }
       int perBatch = 1 + rnd.nextInt(3);
       step("stream round " + round, () -> stream(p, perBatch));
+      h.streamed();
       if (round > 0) {
         step("apply round " + round, () -> apply(p, h));
       }

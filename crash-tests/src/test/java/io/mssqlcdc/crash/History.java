@@ -44,6 +44,9 @@ final class History {
   private final TreeMap<Integer, Order> table = new TreeMap<>();
   private final TreeSet<Integer> deleted = new TreeSet<>();
   private final List<Commit> commits = new ArrayList<>();
+  /** For each purge, the last LSN committed before the round it purged (what the stream could have read). */
+  private final List<Lsn> purgedAfter = new ArrayList<>();
+  private int readable;
   private int nextId = 1;
   private LocalDateTime clock = LocalDateTime.of(2026, 3, 1, 10, 0, 0);
 
@@ -72,6 +75,31 @@ final class History {
       Lsn lsn = db.commitAt(clock, tx -> ops.forEach(o -> o.accept(tx)));
       commits.add(new Commit(lsn, clock, List.copyOf(changes), Map.copyOf(table)));
     }
+  }
+
+  /**
+   * CDC cleanup purging the changes committed since the last call of this method or of
+   * {@link #streamed}, all but the last commit's: the low watermark moves to the last commit. The
+   * stream has not read them; the pipeline must re-snapshot. Returns the new low watermark.
+   */
+  Lsn purgeUnread(FakeCdcDatabase db) {
+    if (commits.size() - readable < 2) {
+      throw new IllegalStateException("a purge needs two commits since the stream last read");
+    }
+    purgedAfter.add(commits.get(readable - 1).lsn());
+    Lsn low = commits.get(commits.size() - 1).lsn();
+    db.cleanup(CAPTURE_INSTANCE, low);
+    return low;
+  }
+
+  /** The stream has read every commit so far. */
+  void streamed() {
+    readable = commits.size();
+  }
+
+  /** The LSNs of {@link #purgeUnread}: for each purge, the last commit before the purged ones. */
+  List<Lsn> purgedAfter() {
+    return List.copyOf(purgedAfter);
   }
 
   /** Every commit so far (idle entries too), oldest first. */
