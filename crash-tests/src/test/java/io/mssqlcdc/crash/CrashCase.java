@@ -52,8 +52,8 @@ final class CrashCase {
   private String firedIn;
   private LocalDateTime lastVerdict;
 
-  /** The case of {@code seed}; {@code point} and {@code kind} drawn from it unless given. */
-  CrashCase(long seed, CrashPoint point, Kind kind, int rounds) {
+  /** The case of {@code seed}; {@code point}, {@code kind} and {@code nth} (0: drawn) drawn from it unless given. */
+  CrashCase(long seed, CrashPoint point, Kind kind, int nth, int rounds) {
     if (rounds < 2) {
       throw new IllegalArgumentException("a case needs 2 rounds or more (the first streams, the next apply), not " + rounds);
     }
@@ -63,12 +63,13 @@ final class CrashCase {
     this.point = point != null ? point : POINTS.get(draw.nextInt(POINTS.size()));
     Kind k = kind != null ? kind : draw.nextInt(3) == 0 ? Kind.STOP : Kind.EXCEPTION;
     this.kind = STOPPABLE.contains(this.point) ? k : Kind.EXCEPTION;
-    this.nth = switch (this.point) {
+    int drawnNth = switch (this.point) {
       case SNAPSHOT_AFTER_STAMP, SNAPSHOT_AFTER_APPEND -> 1;
       case SILVER_AFTER_CONTROL_READ, SILVER_AFTER_MERGE, SILVER_AFTER_POSITION, SINK_FACTS_COMMIT ->
           1 + draw.nextInt(rounds - 1);
       default -> 1 + draw.nextInt(4);
     };
+    this.nth = nth > 0 ? nth : drawnNth;
     boolean resnapshotPoint = this.point == CrashPoint.RESNAPSHOT_AFTER_RECOVERING
         || this.point == CrashPoint.RESNAPSHOT_BEFORE_SWITCH;
     this.purgeRound = resnapshotPoint || draw.nextInt(3) == 0 ? 1 + draw.nextInt(rounds - 1) : -1;
@@ -85,7 +86,7 @@ final class CrashCase {
   String replay() {
     return "mvn -B -ntp -pl crash-tests -am verify -Dtest=CrashSuiteTest -Dsurefire.failIfNoSpecifiedTests=false"
         + " -Dtest.repository.skip -Dpython.skip -Dcrash.seed=" + seed + " -Dcrash.point=" + point.id()
-        + " -Dcrash.kind=" + kind + " -Dcrash.rounds=" + rounds;
+        + " -Dcrash.kind=" + kind + " -Dcrash.nth=" + nth + " -Dcrash.rounds=" + rounds;
   }
 
   /** Where the crash fired ("stream round 1", ...), or null if the case never reached it. */
