@@ -64,7 +64,9 @@ final class CrashCase {
     Kind k = kind != null ? kind : draw.nextInt(3) == 0 ? Kind.STOP : Kind.EXCEPTION;
     this.kind = STOPPABLE.contains(this.point) ? k : Kind.EXCEPTION;
     int drawnNth = switch (this.point) {
+      // bootstrap's snapshot; the re-snapshot's, if the case purges, is their second hit
       case SNAPSHOT_AFTER_STAMP, SNAPSHOT_AFTER_APPEND -> 1;
+      case RESNAPSHOT_AFTER_RECOVERING, RESNAPSHOT_BEFORE_SWITCH -> 1;
       case SILVER_AFTER_CONTROL_READ, SILVER_AFTER_MERGE, SILVER_AFTER_POSITION, SINK_FACTS_COMMIT ->
           1 + draw.nextInt(rounds - 1);
       default -> 1 + draw.nextInt(4);
