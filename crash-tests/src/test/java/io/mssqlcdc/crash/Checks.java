@@ -17,8 +17,9 @@ import org.apache.spark.sql.functions;
  * table states), never against what the library computes:
  *
  * <ul>
- *   <li>bronze holds one whole snapshot, the model's table at its stamp, and every change after the
- *       stamp exactly once (counted per change row: LSN, operation and row image);
+ *   <li>bronze holds one snapshot per generation, at the stamp its bootstrap or resnapshot event records, equal to
+ *       the model's table there, and no other; and every change of each generation after its stamp (up to the next
+ *       purge) exactly once (counted per change row: LSN, operation and row image);
  *   <li>facts hold one row per micro-batch id of the sink id, ids 0..n with none missing, whose
  *       counts add up to bronze's change rows, and one bootstrap event;
  *   <li>silver equals the model's table and the fake's;
@@ -65,12 +66,26 @@ final class Checks {
         changes.merge(lsn + " op" + op + " " + image(r), 1, Integer::sum);
       }
     }
-    // One snapshot per generation: the bootstrap's, then one per purge (the re-snapshot after it).
+    // One snapshot per generation: the bootstrap's, then one per purge (the re-snapshot after it). Their stamps come
+    // from their facts events: a snapshot of an empty table leaves no row in bronze.
     List<Lsn> purges = h.purgedAfter();
-    List<Lsn> stamps = new ArrayList<>(snapshots.keySet());
-    if (stamps.size() != purges.size() + 1) {
-      throw new AssertionError("bronze holds " + stamps.size() + " snapshots " + stamps.stream().map(Lsn::hex).toList()
-          + ", not " + (purges.size() + 1) + " (the bootstrap's and one per purge)");
+    List<Lsn> stamps = new ArrayList<>();
+    for (int g = 0; g <= purges.size(); g++) {
+      List<Row> events = Pipeline.SPARK.read().format("delta").load(p.facts)
+          .where(functions.col("app_id").equalTo(g == 0 ? "orders" : "orders.g" + g)
+              .and(functions.col("event").equalTo(g == 0 ? "bootstrap" : "resnapshot")))
+          .collectAsList();
+      if (events.size() != 1) {
+        throw new AssertionError("facts hold " + events.size() + " snapshot events of generation " + g + ", not one");
+      }
+      stamps.add(Lsn.parse(events.get(0).getAs("max_lsn")));
+    }
+    Set<Lsn> stray = new TreeSet<>(snapshots.keySet());
+    stray.removeAll(stamps);
+    if (!stray.isEmpty()) {
+      throw new AssertionError("bronze holds snapshot rows at " + stray.stream().map(Lsn::hex).toList()
+          + ", which no bootstrap or resnapshot event records (the events' stamps: "
+          + stamps.stream().map(Lsn::hex).toList() + "): a snapshot taken twice");
     }
     Map<String, Integer> expected = new TreeMap<>();
     long n = 0;
@@ -82,7 +97,7 @@ final class Checks {
       }
       Map<String, Integer> expectedSnapshot = new TreeMap<>();
       h.tableAt(s).values().forEach(o -> expectedSnapshot.merge(image(o), 1, Integer::sum));
-      compare("bronze's snapshot of generation " + g + " at " + s.hex(), expectedSnapshot, snapshots.get(s));
+      compare("bronze's snapshot of generation " + g + " at " + s.hex(), expectedSnapshot, snapshots.getOrDefault(s, Map.of()));
       // Generation g holds the changes after its snapshot up to the last it could read before the next purge.
       Lsn end = g < purges.size() ? purges.get(g) : null;
       for (History.Commit c : h.commits()) {

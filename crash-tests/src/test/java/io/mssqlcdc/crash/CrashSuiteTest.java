@@ -36,7 +36,8 @@ class CrashSuiteTest {
       "2, silver.afterMerge, EXCEPTION, 1",
   })
   void fixedCases(long seed, String point, CrashCase.Kind kind, int nth) {
-    Assumptions.assumeTrue(System.getProperty("crash.seed") == null && System.getProperty("crash.cases") == null,
+    Assumptions.assumeTrue(System.getProperty("crash.seed") == null && System.getProperty("crash.cases") == null
+        && System.getProperty("crash.seeds") == null,
         "a replay or the long mode runs instead");
     CrashCase c = new CrashCase(seed, CrashPoint.parse(point), kind, nth, 2);
     c.run(tmp);
@@ -50,12 +51,16 @@ class CrashSuiteTest {
   void chosenCases() {
     String seed = System.getProperty("crash.seed");
     String cases = System.getProperty("crash.cases");
-    Assumptions.assumeTrue(seed != null || cases != null, "no -Dcrash.seed or -Dcrash.cases");
+    String list = System.getProperty("crash.seeds");
+    Assumptions.assumeTrue(seed != null || cases != null || list != null, "no -Dcrash.seed, -Dcrash.seeds or -Dcrash.cases");
     CrashPoint point = blank(System.getProperty("crash.point")) ? null : CrashPoint.parse(System.getProperty("crash.point"));
     CrashCase.Kind kind = blank(System.getProperty("crash.kind")) ? null
         : CrashCase.Kind.valueOf(System.getProperty("crash.kind").toUpperCase(java.util.Locale.ROOT));
     long first = seed == null ? 1000 : Long.parseLong(seed);
-    int n = cases == null ? 1 : Integer.parseInt(cases);
+    // -Dcrash.seeds=S1,S2,...: those cases, each as the long mode drew it
+    List<Long> seeds = list == null ? null : java.util.Arrays.stream(list.split(",")).map(String::strip)
+        .map(Long::parseLong).toList();
+    int n = seeds != null ? seeds.size() : cases == null ? 1 : Integer.parseInt(cases);
     int rounds = Integer.parseInt(System.getProperty("crash.rounds", "3"));
     int nth = Integer.parseInt(System.getProperty("crash.nth", "0"));
     // -Dcrash.minutes=M: start no case after M minutes (the summary then counts the cases run)
@@ -70,7 +75,7 @@ class CrashSuiteTest {
         break;
       }
       run++;
-      CrashCase c = new CrashCase(first + i, point, kind, nth, rounds);
+      CrashCase c = new CrashCase(seeds != null ? seeds.get(i) : first + i, point, kind, nth, rounds);
       Path dir = tmp.resolve("case-" + c.seed);
       long c0 = System.nanoTime();
       String outcome;
