@@ -28,6 +28,8 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import io.mssqlcdc.testing.CrashPoint;
+import io.mssqlcdc.testing.CrashPoints;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -104,6 +106,7 @@ final class ApplyRun {
     ControlRows.Read first = label("control row", () -> ControlRows.read(spark, control, bronze.text(), silver.text()));
     SilverPosition position = first.silver();
     steps.accept(ApplyChanges.Step.CONTROL_READ);
+    CrashPoints.hit(CrashPoint.SILVER_AFTER_CONTROL_READ);
 
     if (!DeltaTables.exists(spark, bronze)) {
       LOG.warn("bronze {} does not exist: nothing applied to {}. Expected until the stream writes its first batch;"
@@ -228,6 +231,7 @@ final class ApplyRun {
         metrics = m;
       }
       steps.accept(ApplyChanges.Step.MERGED);
+      CrashPoints.hit(CrashPoint.SILVER_AFTER_MERGE);
 
       // The position and the verdict in one commit of the control table (none when neither moves). The verdict
       // is bronze's as read before bronze, never moved backwards.
@@ -249,6 +253,7 @@ final class ApplyRun {
         });
       }
       steps.accept(ApplyChanges.Step.POSITION_RECORDED);
+      CrashPoints.hit(CrashPoint.SILVER_AFTER_POSITION);
       LOG.info("ApplyChanges {} -> {} (bronze version {}): {}; {}; position {}, verdict {} ({} ms)", bronze, silver,
           version, what(plan, top), metrics == null ? "no MERGE" : "MERGE " + summary(metrics) + ", pruning " + pruned,
           outcome.next().appliedLsn(), verdict, (System.nanoTime() - t0) / 1_000_000);

@@ -11,6 +11,8 @@ import io.mssqlcdc.sink.facts.FactsWriter;
 import io.mssqlcdc.sink.tables.DeltaTables;
 import io.mssqlcdc.sink.tables.TableRef;
 import io.mssqlcdc.sink.tables.TableRunner;
+import io.mssqlcdc.testing.CrashPoint;
+import io.mssqlcdc.testing.CrashPoints;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -209,11 +211,13 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
       return;
     }
     step(Step.BEFORE_BRONZE, batchId);
+    CrashPoints.hit(CrashPoint.SINK_BEFORE_BRONZE);
     BatchFacts f = writeBronze(spark, batch, batchId, report.map(BatchReport::plannedRows).orElse(-1L), follows);
     long durationMs = (System.nanoTime() - t0) / 1_000_000;
     BatchHealth health = report.map(BatchHealth::from).orElse(BatchHealth.NONE);
     warnings.addAll(health.warnings());
     step(Step.BETWEEN_COMMITS, batchId);
+    CrashPoints.hit(CrashPoint.SINK_AFTER_BRONZE);
     if (facts != null) {
       List<FactsRow> factsRows = new ArrayList<>(rebuilt);
       factsRows.addAll(BatchFactsRows.rows(sinkId, batchId, target.text(), f, startedAt, durationMs, health, warnings));
@@ -238,7 +242,10 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
           });
         }
         committer().submit(spark, facts, batchId, factsRows, factsCommitInterval,
-            () -> step(Step.FACTS_COMMIT, batchId));
+            () -> {
+              step(Step.FACTS_COMMIT, batchId);
+              CrashPoints.hit(CrashPoint.SINK_FACTS_COMMIT);
+            });
       } else {
         committer().drain(spark, facts);
         FactsWriter.write(spark, facts, factsRows, null, batchId);
@@ -258,6 +265,7 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
     for (AfterBatch a : afterBatch) {
       a.run(spark, batchId, health.events());
     }
+    CrashPoints.hit(CrashPoint.SINK_AFTER_FACTS);
     lastWritten = batchId;
   }
 

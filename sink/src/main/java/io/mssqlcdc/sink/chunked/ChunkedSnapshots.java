@@ -113,6 +113,7 @@ public final class ChunkedSnapshots {
     row.set(STARTED_AT, LocalDateTime.now(ZoneOffset.UTC));
     FactsWriter.ensure(spark, facts);
     FactsWriter.write(spark, facts, List.of(row), ids.snapshotsKey(), generation);
+    io.mssqlcdc.testing.CrashPoints.hit(io.mssqlcdc.testing.CrashPoint.CHUNKED_AFTER_OPEN);
     Optional<ChunkedOpen> stored = ChunkedFacts.read(spark, facts, target, ids).openOf(generation);
     ChunkedOpen mine = new ChunkedOpen(sinkId, stamp.lsn(), stamp.commitTs(), kind, generation, key.names(), extent,
         lostFrom, lostTo, LocalDateTime.now(ZoneOffset.UTC));

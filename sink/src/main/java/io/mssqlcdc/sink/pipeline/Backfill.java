@@ -307,6 +307,7 @@ public final class Backfill {
             }
           }
           step.accept("read");
+          io.mssqlcdc.testing.CrashPoints.hit(io.mssqlcdc.testing.CrashPoint.BACKFILL_AFTER_READ);
           pending = committer.submit(() -> commit(open, read));
           next += take.size();
           wave++;
@@ -553,6 +554,7 @@ public final class Backfill {
             .orElse(new Tag(w.stamp(), w.results()));
       }
       step.accept("appended");
+      io.mssqlcdc.testing.CrashPoints.hit(io.mssqlcdc.testing.CrashPoint.BACKFILL_AFTER_APPEND);
       long durationMs = (System.nanoTime() - w.t0()) / 1_000_000;
       List<FactsRow> factsRows = new ArrayList<>();
       for (ChunkResult c : committed.chunks()) {

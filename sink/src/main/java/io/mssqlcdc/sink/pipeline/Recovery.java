@@ -104,6 +104,7 @@ final class Recovery {
     }
     LOG.warn("{}. Re-snapshotting {} into generation {} ({}).", lost, target, g, ids.sinkId(g));
     checkpoint.writeState(state.recovering(start.get()));
+    io.mssqlcdc.testing.CrashPoints.hit(io.mssqlcdc.testing.CrashPoint.RESNAPSHOT_AFTER_RECOVERING);
     // Generation n will not run again: facts rows its last batches did not live to commit (decisions 0012, 0013)
     // are rebuilt now, as its own next batch would have.
     OptionalLong lastBatch = checkpoint.lastCommittedBatch(n);
@@ -149,6 +150,7 @@ final class Recovery {
     FactsWriter.ensure(spark, facts);
     FactsWriter.write(spark, facts, List.of(SnapshotEvents.event(sinkId, SnapshotEvents.RESNAPSHOT, snapshot, lostFrom,
         lostTo, null, target.text())), ids.eventsKey(), g);
+    io.mssqlcdc.testing.CrashPoints.hit(io.mssqlcdc.testing.CrashPoint.RESNAPSHOT_BEFORE_SWITCH);
     GenerationState next = GenerationState.opened(g, snapshot.lsn(), snapshot.commitTsText(), Instant.now());
     checkpoint.writeState(next);
     LOG.info("{}: generation {} opened at {}; the stream resumes there as {}", target, g, snapshot.lsn(), sinkId);

@@ -56,6 +56,7 @@ final class Snapshots {
     long t0 = System.nanoTime();
     SnapshotStamp stamp = SnapshotStamp.takeFor(client, captureInstance);
     LOG.info("Snapshot of {} into {} stamped {}: reading the table", captureInstance, target, stamp.lsn());
+    io.mssqlcdc.testing.CrashPoints.hit(io.mssqlcdc.testing.CrashPoint.SNAPSHOT_AFTER_STAMP);
     Map<String, String> options = new LinkedHashMap<>(readerOptions);
     options.keySet().removeIf(k -> k.equalsIgnoreCase("snapshotLsn") || k.equalsIgnoreCase("snapshotChunks"));
     options.put("snapshotLsn", stamp.lsn().hex());
@@ -69,6 +70,7 @@ final class Snapshots {
     DeltaTables.append(bronze, target, Map.of("mergeSchema", "true", "userMetadata", meta));
     long durationMs = (System.nanoTime() - t0) / 1_000_000;
     long written = rowsOfCommit(spark, target, before, meta);
+    io.mssqlcdc.testing.CrashPoints.hit(io.mssqlcdc.testing.CrashPoint.SNAPSHOT_AFTER_APPEND);
     LOG.info("Snapshot of {} into {} at {}: {} rows in {} ms", captureInstance, target, stamp.lsn(), written,
         durationMs);
     return new TakenSnapshot(stamp.lsn(), stamp.commitTs(), written, startedAt, durationMs);

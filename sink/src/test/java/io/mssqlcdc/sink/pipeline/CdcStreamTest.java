@@ -103,6 +103,35 @@ class CdcStreamTest {
     assertThat(BronzeImages.latest(spark, bronze, "order_id", List.of("status"))).isEqualTo(table());
   }
 
+  /**
+   * Issue 29's crash suite, seed 1019: a bootstrap of a table that is empty at its stamp leaves no operation-0 row in
+   * bronze, only its facts event; a later start with bootstrap must find that event, not snapshot the table again
+   * (a second snapshot of generation 0, above changes the stream reads anyway).
+   */
+  @Test
+  void aBootstrapOfAnEmptyTableIsFoundByItsEventAndNotTakenAgain() throws Exception {
+    insert(1, "new");
+    db.commit(tx -> tx.delete("orders", key(1)));
+    await(builder().bootstrap(true).toDelta());
+    Row boot = facts().where("event = 'bootstrap'").first();
+    assertThat((Long) boot.getAs("rows")).isEqualTo(0);
+    String stamp = boot.getAs("max_lsn");
+    assertThat(bronzeRows().count()).isEqualTo(0);
+
+    Lsn two = insert(2, "new");
+    await(builder().bootstrap(true).toDelta());
+    assertThat(bronzeRows().where("_operation = 0").count()).as("snapshot rows in bronze").isEqualTo(0);
+    assertThat(facts().where("event = 'snapshot_open'").count()).isEqualTo(1);
+    assertThat(facts().where("event = 'bootstrap'").collectAsList()).singleElement()
+        .satisfies(r -> assertThat((String) r.getAs("max_lsn")).isEqualTo(stamp));
+    List<Row> changes = bronzeRows().collectAsList();
+    assertThat(changes).singleElement().satisfies(r -> {
+      assertThat((Integer) r.getAs("_operation")).isEqualTo(2);
+      assertThat(Lsn.parse(r.getAs("_start_lsn"))).isEqualTo(two);
+    });
+    assertThat(BronzeImages.latest(spark, bronze, "order_id", List.of("status"))).isEqualTo(table());
+  }
+
   @Test
   void retentionLossOpensGenerationOneWithTheGapRecorded() throws Exception {
     insert(1, "new");

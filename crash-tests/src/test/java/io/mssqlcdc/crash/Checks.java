@@ -1,0 +1,199 @@
+package io.mssqlcdc.crash;
+
+import io.mssqlcdc.lsn.Lsn;
+import io.mssqlcdc.reconcile.ReconcileResult;
+import io.mssqlcdc.sink.BronzeImages;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.functions;
+
+/**
+ * The end-of-case checks, each against the history's model (its own computation of change rows and
+ * table states), never against what the library computes:
+ *
+ * <ul>
+ *   <li>bronze holds one snapshot per generation, at the stamp its bootstrap or resnapshot event records, equal to
+ *       the model's table there, and no other; and every change of each generation after its stamp (up to the next
+ *       purge) exactly once (counted per change row: LSN, operation and row image);
+ *   <li>facts hold one row per micro-batch id of the sink id, ids 0..n with none missing, whose
+ *       counts add up to bronze's change rows, and one bootstrap event;
+ *   <li>silver equals the model's table and the fake's;
+ *   <li>reconcile finds every bucket matching.
+ * </ul>
+ * (finalized_until is checked after each ApplyChanges call, in {@link CrashCase}.)
+ */
+final class Checks {
+  private final Pipeline p;
+  private final History h;
+
+  Checks(Pipeline p, History h) {
+    this.p = p;
+    this.h = h;
+  }
+
+  void all() {
+    long changeRows = bronze();
+    facts(changeRows);
+    silver();
+    reconcile();
+  }
+
+  private static String image(History.Order o) {
+    return o.id() + "|" + o.code() + "|" + o.status();
+  }
+
+  private static String image(Row r) {
+    return r.getAs("order_id") + "|" + r.getAs("code") + "|" + r.getAs("status");
+  }
+
+  /** Checks bronze; returns its number of change rows. */
+  private long bronze() {
+    List<Row> rows = Pipeline.SPARK.read().format("delta").load(p.bronze).collectAsList();
+    Map<Lsn, Map<String, Integer>> snapshots = new TreeMap<>();
+    Map<String, Integer> changes = new TreeMap<>();
+    for (Row r : rows) {
+      int op = r.getAs("_operation");
+      if (op == 0) {
+        snapshots.computeIfAbsent(Lsn.parse(r.getAs("_snapshot")), s -> new TreeMap<>()).merge(image(r), 1,
+            Integer::sum);
+      } else {
+        String lsn = Lsn.parse(r.getAs("_start_lsn")).hex();
+        changes.merge(lsn + " op" + op + " " + image(r), 1, Integer::sum);
+      }
+    }
+    // One snapshot per generation: the bootstrap's, then one per purge (the re-snapshot after it). Their stamps come
+    // from their facts events: a snapshot of an empty table leaves no row in bronze.
+    List<Lsn> purges = h.purgedAfter();
+    List<Lsn> stamps = new ArrayList<>();
+    for (int g = 0; g <= purges.size(); g++) {
+      List<Row> events = Pipeline.SPARK.read().format("delta").load(p.facts)
+          .where(functions.col("app_id").equalTo(g == 0 ? "orders" : "orders.g" + g)
+              .and(functions.col("event").equalTo(g == 0 ? "bootstrap" : "resnapshot")))
+          .collectAsList();
+      if (events.size() != 1) {
+        throw new AssertionError("facts hold " + events.size() + " snapshot events of generation " + g + ", not one");
+      }
+      stamps.add(Lsn.parse(events.get(0).getAs("max_lsn")));
+    }
+    Set<Lsn> stray = new TreeSet<>(snapshots.keySet());
+    stray.removeAll(stamps);
+    if (!stray.isEmpty()) {
+      throw new AssertionError("bronze holds snapshot rows at " + stray.stream().map(Lsn::hex).toList()
+          + ", which no bootstrap or resnapshot event records (the events' stamps: "
+          + stamps.stream().map(Lsn::hex).toList() + "): a snapshot taken twice");
+    }
+    Map<String, Integer> expected = new TreeMap<>();
+    long n = 0;
+    for (int g = 0; g < stamps.size(); g++) {
+      Lsn s = stamps.get(g);
+      if (g > 0 && !s.isAfter(purges.get(g - 1))) {
+        throw new AssertionError("generation " + g + "'s snapshot at " + s.hex() + " is not after the purged changes,"
+            + " which follow " + purges.get(g - 1).hex());
+      }
+      Map<String, Integer> expectedSnapshot = new TreeMap<>();
+      h.tableAt(s).values().forEach(o -> expectedSnapshot.merge(image(o), 1, Integer::sum));
+      compare("bronze's snapshot of generation " + g + " at " + s.hex(), expectedSnapshot, snapshots.getOrDefault(s, Map.of()));
+      // Generation g holds the changes after its snapshot up to the last it could read before the next purge.
+      Lsn end = g < purges.size() ? purges.get(g) : null;
+      for (History.Commit c : h.commits()) {
+        if (c.lsn().isAfter(s) && (end == null || !c.lsn().isAfter(end))) {
+          for (History.Change ch : c.changes()) {
+            expected.merge(c.lsn().hex() + " op" + ch.op() + " " + image(ch.row()), 1, Integer::sum);
+            n++;
+          }
+        }
+      }
+    }
+    compare("bronze's change rows (each generation's after its snapshot)", expected, changes);
+    return n;
+  }
+
+  /** Lists what {@code actual} lacks (lost) and holds too often or without cause (doubled or unexpected). */
+  private static void compare(String what, Map<String, Integer> expected, Map<String, Integer> actual) {
+    List<String> lost = new ArrayList<>();
+    List<String> extra = new ArrayList<>();
+    Set<String> keys = new TreeSet<>(expected.keySet());
+    keys.addAll(actual.keySet());
+    for (String k : keys) {
+      int e = expected.getOrDefault(k, 0);
+      int a = actual.getOrDefault(k, 0);
+      if (a < e) {
+        lost.add(k + " (x" + (e - a) + ")");
+      } else if (a > e) {
+        extra.add(k + " (x" + (a - e) + (e > 0 ? ", doubled" : ", unexpected") + ")");
+      }
+    }
+    if (!lost.isEmpty() || !extra.isEmpty()) {
+      throw new AssertionError(what + ": lost " + lost + "; doubled or unexpected " + extra);
+    }
+  }
+
+  private void facts(long changeRows) {
+    int generations = h.purgedAfter().size() + 1;
+    long counted = 0;
+    for (int g = 0; g < generations; g++) {
+      String sinkId = g == 0 ? "orders" : "orders.g" + g;
+      List<Row> rows = Pipeline.SPARK.read().format("delta").load(p.facts)
+          .where(functions.col("app_id").equalTo(sinkId)).collectAsList();
+      Map<Long, Integer> batches = new TreeMap<>();
+      int snapshotEvents = 0;
+      String snapshotEvent = g == 0 ? "bootstrap" : "resnapshot";
+      for (Row r : rows) {
+        String event = r.getAs("event");
+        if (event == null) {
+          long b = r.getAs("batch_id");
+          batches.merge(b, 1, Integer::sum);
+          Long n = r.getAs("rows");
+          counted += n == null ? 0 : n;
+        } else if (event.equals(snapshotEvent)) {
+          snapshotEvents++;
+        }
+      }
+      List<String> wrong = new ArrayList<>();
+      long max = batches.keySet().stream().mapToLong(Long::longValue).max().orElse(-1);
+      for (long b = 0; b <= max; b++) {
+        int c = batches.getOrDefault(b, 0);
+        if (c != 1) {
+          wrong.add("batch " + b + ": " + c + " rows");
+        }
+      }
+      if (!wrong.isEmpty()) {
+        throw new AssertionError("facts of " + sinkId + ": not one row per batch id of 0.." + max + ": " + wrong);
+      }
+      if (snapshotEvents != 1) {
+        throw new AssertionError("facts of " + sinkId + " hold " + snapshotEvents + " " + snapshotEvent
+            + " events, not one");
+      }
+    }
+    if (counted != changeRows) {
+      throw new AssertionError("the facts rows of " + generations + " generation(s) count " + counted
+          + " change rows, bronze holds " + changeRows);
+    }
+  }
+
+  private void silver() {
+    Map<String, Integer> actual = new TreeMap<>();
+    for (Row r : Pipeline.SPARK.read().format("delta").load(p.silver).collectAsList()) {
+      actual.merge(image(r), 1, Integer::sum);
+    }
+    Map<String, Integer> model = new TreeMap<>();
+    h.table().values().forEach(o -> model.merge(image(o), 1, Integer::sum));
+    compare("silver against the model's table", model, actual);
+    Map<String, Integer> fake = new TreeMap<>();
+    BronzeImages.table(p.db, "dbo", History.TABLE, "order_id", List.of("code", "status"))
+        .forEach((k, v) -> fake.merge(k + "|" + v.get(0) + "|" + v.get(1), 1, Integer::sum));
+    compare("the model's table against the fake's", fake, model);
+  }
+
+  private void reconcile() {
+    ReconcileResult r = p.reconcile().run();
+    if (!r.clean() || r.mismatch() != 0 || r.match() != r.buckets()) {
+      throw new AssertionError("reconcile: " + r.summary());
+    }
+  }
+}

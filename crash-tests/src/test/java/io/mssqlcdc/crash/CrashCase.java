@@ -1,0 +1,233 @@
+package io.mssqlcdc.crash;
+
+import io.mssqlcdc.lsn.Lsn;
+import io.mssqlcdc.silver.ApplyResult;
+import io.mssqlcdc.testing.CrashPoint;
+import io.mssqlcdc.testing.CrashPointException;
+import io.mssqlcdc.testing.CrashPoints;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.spark.sql.streaming.StreamingQuery;
+
+/**
+ * One case of the crash suite: a random history (from {@code seed}) streamed, applied and reconciled
+ * in rounds, with one crash armed at {@code point} (its {@code nth} hit) of {@code kind}; the step it
+ * fires in is run again, as a restart on the same checkpoint and tables would. Then {@link Checks}
+ * compares every table with the history's model.
+ */
+final class CrashCase {
+  /** How a crash happens. */
+  enum Kind {
+    /** An exception thrown at the point (the process dies there, its JVM state survives). */
+    EXCEPTION,
+    /** The query is stopped from another thread while its batch is at the point (a stop mid-batch). */
+    STOP
+  }
+
+  /** The points the case draws from, and the most hits of each its rounds reach for sure. */
+  static final List<CrashPoint> POINTS = List.of(CrashPoint.SINK_BEFORE_BRONZE, CrashPoint.SINK_AFTER_BRONZE,
+      CrashPoint.SINK_FACTS_COMMIT, CrashPoint.SINK_AFTER_FACTS, CrashPoint.SNAPSHOT_AFTER_STAMP,
+      CrashPoint.SNAPSHOT_AFTER_APPEND, CrashPoint.SILVER_AFTER_CONTROL_READ, CrashPoint.SILVER_AFTER_MERGE,
+      CrashPoint.SILVER_AFTER_POSITION, CrashPoint.RESNAPSHOT_AFTER_RECOVERING, CrashPoint.RESNAPSHOT_BEFORE_SWITCH);
+  /** Points on a query's own thread, where a stop can interrupt the batch. */
+  static final List<CrashPoint> STOPPABLE = List.of(CrashPoint.SINK_BEFORE_BRONZE, CrashPoint.SINK_AFTER_BRONZE,
+      CrashPoint.SINK_AFTER_FACTS);
+
+  final long seed;
+  final CrashPoint point;
+  final Kind kind;
+  final int nth;
+  final int rounds;
+  /** The round whose changes CDC cleanup purges before the stream reads them (a re-snapshot), or -1. */
+  final int purgeRound;
+  private final Random rnd;
+  private final List<String> log = new ArrayList<>();
+  private volatile CompletableFuture<StreamingQuery> current = new CompletableFuture<>();
+  private String firedIn;
+  private LocalDateTime lastVerdict;
+
+  /** The case of {@code seed}; {@code point}, {@code kind} and {@code nth} (0: drawn) drawn from it unless given. */
+  CrashCase(long seed, CrashPoint point, Kind kind, int nth, int rounds) {
+    if (rounds < 2) {
+      throw new IllegalArgumentException("a case needs 2 rounds or more (the first streams, the next apply), not " + rounds);
+    }
+    this.seed = seed;
+    this.rounds = rounds;
+    Random draw = new Random(seed ^ 0x5DEECE66DL);
+    this.point = point != null ? point : POINTS.get(draw.nextInt(POINTS.size()));
+    Kind k = kind != null ? kind : draw.nextInt(3) == 0 ? Kind.STOP : Kind.EXCEPTION;
+    this.kind = STOPPABLE.contains(this.point) ? k : Kind.EXCEPTION;
+    int drawnNth = switch (this.point) {
+      // bootstrap's snapshot; the re-snapshot's, if the case purges, is their second hit
+      case SNAPSHOT_AFTER_STAMP, SNAPSHOT_AFTER_APPEND -> 1;
+      case RESNAPSHOT_AFTER_RECOVERING, RESNAPSHOT_BEFORE_SWITCH -> 1;
+      case SILVER_AFTER_CONTROL_READ, SILVER_AFTER_MERGE, SILVER_AFTER_POSITION, SINK_FACTS_COMMIT ->
+          1 + draw.nextInt(rounds - 1);
+      default -> 1 + draw.nextInt(4);
+    };
+    this.nth = nth > 0 ? nth : drawnNth;
+    boolean resnapshotPoint = this.point == CrashPoint.RESNAPSHOT_AFTER_RECOVERING
+        || this.point == CrashPoint.RESNAPSHOT_BEFORE_SWITCH;
+    this.purgeRound = resnapshotPoint || draw.nextInt(3) == 0 ? 1 + draw.nextInt(rounds - 1) : -1;
+    this.rnd = new Random(seed);
+  }
+
+  /** One line naming the case, for reports. */
+  String describe() {
+    return "seed " + seed + ", point " + point.id() + " (hit " + nth + "), kind " + kind
+        + (purgeRound < 0 ? "" : ", purge in round " + purgeRound);
+  }
+
+  /** The command that runs this case alone. */
+  String replay() {
+    return "mvn -B -ntp -pl crash-tests -am verify -Dtest=CrashSuiteTest -Dsurefire.failIfNoSpecifiedTests=false"
+        + " -Dtest.repository.skip -Dpython.skip -Dcrash.seed=" + seed + " -Dcrash.point=" + point.id()
+        + " -Dcrash.kind=" + kind + " -Dcrash.nth=" + nth + " -Dcrash.rounds=" + rounds;
+  }
+
+  /** Where the crash fired ("stream round 1", ...), or null if the case never reached it. */
+  String firedIn() {
+    return firedIn;
+  }
+
+  /** Runs the case in {@code dir}; throws an AssertionError naming the case and its replay command on a failure. */
+  void run(Path dir) {
+    try {
+      runSteps(dir);
+    } catch (Throwable t) {
+      throw new AssertionError("crash case failed: " + describe() + ", " + rounds + " rounds" + "; fired in: " + firedIn + "\nsteps: " + log
+          + "\nreplay: " + replay() + "\n" + t, t);
+    } finally {
+      CrashPoints.disarm();
+    }
+  }
+
+  private void runSteps(Path dir) {
+    Pipeline p = new Pipeline(dir);
+    History h = new History(p.db, rnd);
+    h.commit(2 + rnd.nextInt(4));
+    arm();
+    for (int round = 0; round < rounds; round++) {
+      if (round > 0) {
+        h.commit(2 + rnd.nextInt(5));
+      }
+      if (round == purgeRound) {
+        log.add("purged to " + h.purgeUnread(p.db).hex());
+      }
+      int perBatch = 1 + rnd.nextInt(3);
+      step("stream round " + round, () -> stream(p, perBatch));
+      h.streamed();
+      if (round > 0) {
+        step("apply round " + round, () -> apply(p, h));
+      }
+    }
+    CrashPoints.disarm();
+    new Checks(p, h).all();
+    log.add("checked");
+  }
+
+  private void arm() {
+    if (kind == Kind.EXCEPTION) {
+      CrashPoints.arm(point, nth);
+      return;
+    }
+    CrashPoints.arm(point, nth, (p, n) -> {
+      CompletableFuture<StreamingQuery> q = current;
+      Thread stopper = new Thread(() -> {
+        try {
+          q.get(1, TimeUnit.MINUTES).stop();
+        } catch (Exception e) {
+          log.add("the stop failed: " + e);
+        }
+      }, "crash-stopper");
+      stopper.setDaemon(true);
+      stopper.start();
+      // The stop interrupts this thread (the query's): the InterruptedException ends the query as stopped.
+      if (!new CountDownLatch(1).await(2, TimeUnit.MINUTES)) {
+        throw new IllegalStateException("the stop did not interrupt the query's thread at " + p.id());
+      }
+    });
+  }
+
+  private void stream(Pipeline p, int perBatch) {
+    current = new CompletableFuture<>();
+    StreamingQuery q = p.startStream(perBatch);
+    current.complete(q);
+    try {
+      q.awaitTermination();
+    } catch (org.apache.spark.sql.streaming.StreamingQueryException e) {
+      throw new RuntimeException(e.getMessage(), e);
+    }
+    p.awaitTracking();
+  }
+
+  private void apply(Pipeline p, History h) {
+    ApplyResult r = p.apply().run();
+    if (!r.bronzeFound() || r.appliedLsn().isEmpty()) {
+      throw new AssertionError("ApplyChanges found no bronze or applied nothing: " + r);
+    }
+    // finalized_until never moves backwards and never passes what was applied: every commit before it is at or
+    // below the applied position.
+    if (r.finalizedUntil().isPresent()) {
+      LocalDateTime v = r.finalizedUntil().get();
+      if (lastVerdict != null && v.isBefore(lastVerdict)) {
+        throw new AssertionError("finalized_until moved backwards: " + lastVerdict + " -> " + v);
+      }
+      lastVerdict = v;
+      Lsn applied = Lsn.parse(r.appliedLsn().get());
+      for (History.Commit c : h.commits()) {
+        if (c.at().isBefore(v) && c.lsn().isAfter(applied) && !c.changes().isEmpty()) {
+          throw new AssertionError("finalized_until " + v + " passed commit " + c.lsn() + " at " + c.at()
+              + ", which is after the applied position " + applied);
+        }
+      }
+    }
+    log.add("applied to " + r.appliedLsn().get() + ", verdict " + r.finalizedUntil().orElse(null));
+  }
+
+  /** Runs a step; if the crash fired in it, checks the failure was the crash and runs the step again. */
+  private void step(String name, Runnable work) {
+    boolean armedBefore = CrashPoints.fired() == null && firedIn == null;
+    Throwable failure = null;
+    try {
+      work.run();
+    } catch (RuntimeException | Error e) {
+      failure = e;
+    }
+    boolean firedHere = armedBefore && CrashPoints.fired() != null;
+    if (failure != null && !(firedHere && causedByCrash(failure))) {
+      throw new AssertionError(name + " failed, not by the crash: " + failure, failure);
+    }
+    if (!firedHere) {
+      log.add(name);
+      return;
+    }
+    firedIn = name;
+    log.add(name + ": crashed at " + point.id() + (failure == null ? " (the step ended without error)" : ""));
+    work.run();
+    log.add(name + " again");
+  }
+
+  private boolean causedByCrash(Throwable t) {
+    if (kind == Kind.STOP) {
+      return true;
+    }
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c instanceof CrashPointException) {
+        return true;
+      }
+      for (Throwable s : c.getSuppressed()) {
+        if (causedByCrash(s)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+}

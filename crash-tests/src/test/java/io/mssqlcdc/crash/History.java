@@ -1,0 +1,189 @@
+package io.mssqlcdc.crash;
+
+import static io.mssqlcdc.fake.FakeRows.key;
+import static io.mssqlcdc.fake.FakeRows.row;
+
+import io.mssqlcdc.fake.FakeCdcDatabase;
+import io.mssqlcdc.fake.Tx;
+import io.mssqlcdc.lsn.Lsn;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+
+/**
+ * A random history on {@code dbo.orders(order_id int PRIMARY KEY, code int, status varchar(20))} of
+ * the fake, and the model of it the checks compare with: every committed transaction's change rows
+ * (as SQL Server's CDC records them: an insert is operation 2, a delete 1, an update 3 and 4 with the
+ * whole before and after row; a primary key update a delete and an insert in one transaction) and
+ * the table after it, computed here in plain Java from the operations drawn, not by the library.
+ *
+ * <p>Transactions hold 1-4 statements (several on one key included); between them, now and then an
+ * idle mapping entry (capture writing without changes). Commit times come from a synthetic clock,
+ * 7 s apart.
+ */
+final class History {
+  /** A row of the table: its key and its two other columns. */
+  record Order(int id, Integer code, String status) {}
+
+  /** One change row: the operation and the row image it carries. */
+  record Change(int op, Order row) {}
+
+  /** A committed transaction (no changes: an idle entry), with the table after it. */
+  record Commit(Lsn lsn, LocalDateTime at, List<Change> changes, Map<Integer, Order> after) {}
+
+  static final String TABLE = "orders";
+  static final String CAPTURE_INSTANCE = "dbo_orders";
+
+  private final FakeCdcDatabase db;
+  private final Random rnd;
+  private final TreeMap<Integer, Order> table = new TreeMap<>();
+  private final TreeSet<Integer> deleted = new TreeSet<>();
+  private final List<Commit> commits = new ArrayList<>();
+  /** For each purge, the last LSN committed before the round it purged (what the stream could have read). */
+  private final List<Lsn> purgedAfter = new ArrayList<>();
+  private int readable;
+  private int nextId = 1;
+  private LocalDateTime clock = LocalDateTime.of(2026, 3, 1, 10, 0, 0);
+
+  History(FakeCdcDatabase db, Random rnd) {
+    this.db = db;
+    this.rnd = rnd;
+    db.createTable("dbo", TABLE, "order_id int", "code int", "status varchar(20)").key("order_id");
+    db.enableCdc("dbo", TABLE);
+  }
+
+  /** Commits {@code n} random transactions, with idle entries now and then. */
+  void commit(int n) {
+    for (int i = 0; i < n; i++) {
+      clock = clock.plusSeconds(7);
+      if (rnd.nextInt(8) == 0) {
+        Lsn idle = db.idleAt(clock);
+        commits.add(new Commit(idle, clock, List.of(), Map.copyOf(table)));
+        clock = clock.plusSeconds(7);
+      }
+      List<Change> changes = new ArrayList<>();
+      List<Consumer<Tx>> ops = new ArrayList<>();
+      int statements = 1 + rnd.nextInt(4);
+      for (int s = 0; s < statements; s++) {
+        ops.add(statement(changes));
+      }
+      Lsn lsn = db.commitAt(clock, tx -> ops.forEach(o -> o.accept(tx)));
+      commits.add(new Commit(lsn, clock, List.copyOf(changes), Map.copyOf(table)));
+    }
+  }
+
+  /**
+   * CDC cleanup purging the changes committed since the last call of this method or of
+   * {@link #streamed}, all but the last commit's: the low watermark moves to the last commit. The
+   * stream has not read them; the pipeline must re-snapshot. Returns the new low watermark.
+   */
+  Lsn purgeUnread(FakeCdcDatabase db) {
+    if (commits.size() - readable < 2) {
+      throw new IllegalStateException("a purge needs two commits since the stream last read");
+    }
+    purgedAfter.add(commits.get(readable - 1).lsn());
+    Lsn low = commits.get(commits.size() - 1).lsn();
+    db.cleanup(CAPTURE_INSTANCE, low);
+    return low;
+  }
+
+  /** The stream has read every commit so far. */
+  void streamed() {
+    readable = commits.size();
+  }
+
+  /** The LSNs of {@link #purgeUnread}: for each purge, the last commit before the purged ones. */
+  List<Lsn> purgedAfter() {
+    return List.copyOf(purgedAfter);
+  }
+
+  /** Every commit so far (idle entries too), oldest first. */
+  List<Commit> commits() {
+    return List.copyOf(commits);
+  }
+
+  /** The table now. */
+  Map<Integer, Order> table() {
+    return Map.copyOf(table);
+  }
+
+  /** The table as of {@code lsn}: after the last commit at or below it. */
+  Map<Integer, Order> tableAt(Lsn lsn) {
+    Map<Integer, Order> at = Map.of();
+    for (Commit c : commits) {
+      if (c.lsn().isAfter(lsn)) {
+        break;
+      }
+      at = c.after();
+    }
+    return at;
+  }
+
+  /** Draws one statement, applies it to the model and returns it for the fake's transaction. */
+  private Consumer<Tx> statement(List<Change> changes) {
+    int r = rnd.nextInt(100);
+    if (table.isEmpty() || r < 25) {
+      return insert(nextId++, changes);
+    }
+    int id = pick();
+    Order o = table.get(id);
+    if (r < 45) {
+      String status = "s" + rnd.nextInt(100_000);
+      if (status.equals(o.status())) {
+        status = status + "x";
+      }
+      return update(o, new Order(id, o.code(), status), changes);
+    }
+    if (r < 60) {
+      Integer code = o.code() != null && rnd.nextInt(6) == 0 ? null : rnd.nextInt(1000);
+      if (java.util.Objects.equals(code, o.code())) {
+        code = (o.code() == null ? 0 : o.code()) + 1000;
+      }
+      return update(o, new Order(id, code, o.status()), changes);
+    }
+    if (r < 75) {
+      table.remove(id);
+      deleted.add(id);
+      changes.add(new Change(1, o));
+      return tx -> tx.delete(TABLE, key(id));
+    }
+    if (r < 87 && !deleted.isEmpty()) { // a deleted key comes back
+      int back = deleted.stream().skip(rnd.nextInt(deleted.size())).findFirst().orElseThrow();
+      return insert(back, changes);
+    }
+    // a primary key update: SQL Server records a delete of the old key and an insert of the new one
+    int to = nextId++;
+    Order moved = new Order(to, o.code(), o.status());
+    table.remove(id);
+    deleted.add(id);
+    table.put(to, moved);
+    changes.add(new Change(1, o));
+    changes.add(new Change(2, moved));
+    return tx -> tx.delete(TABLE, key(id)).insert(TABLE, row("order_id", to, "code", moved.code(), "status",
+        moved.status()));
+  }
+
+  private Consumer<Tx> insert(int id, List<Change> changes) {
+    Order o = new Order(id, rnd.nextInt(5) == 0 ? null : rnd.nextInt(1000), "n" + rnd.nextInt(1000));
+    table.put(id, o);
+    deleted.remove(id);
+    changes.add(new Change(2, o));
+    return tx -> tx.insert(TABLE, row("order_id", id, "code", o.code(), "status", o.status()));
+  }
+
+  private Consumer<Tx> update(Order before, Order after, List<Change> changes) {
+    table.put(after.id(), after);
+    changes.add(new Change(3, before));
+    changes.add(new Change(4, after));
+    return tx -> tx.update(TABLE, row("order_id", after.id(), "code", after.code(), "status", after.status()));
+  }
+
+  private int pick() {
+    return table.keySet().stream().skip(rnd.nextInt(table.size())).findFirst().orElseThrow();
+  }
+}
