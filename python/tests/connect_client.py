@@ -1,13 +1,19 @@
 """Run by test_connect.py in a Connect-only environment (pyspark-client: no JVM, no gateway): the whole
-pipeline with SQL and DataFrame operations only. Prints one JSON line of what it saw, for the test to check.
-Arguments: the server's URL, the work directory."""
+pipeline with SQL and DataFrame operations only; the change stream and the ``CHANGES`` of the table; then the
+same notebook code as the classic test (notebook_scenario.py) through the ``mssql_cdc`` package, which takes the
+``CALL`` route here. Prints one JSON line of what it saw, for the test to check.
+Arguments: the server's URL, the work directory, the fake's directory, the history's commit LSNs (JSON)."""
 
 import json
 import sys
+import time
+from pathlib import Path
 
 from pyspark.sql import SparkSession
 
-url, work = sys.argv[1], sys.argv[2]
+url, work, source, lsns = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
+t0 = time.monotonic()
+seconds = {}
 spark = SparkSession.builder.remote(url).getOrCreate()
 out = {"session": f"{type(spark).__module__}.{type(spark).__name__}"}
 try:
@@ -54,5 +60,41 @@ rec = spark.sql(f"""CALL cdc.system.reconcile(table => 'dbo.orders', silver => '
 out["reconcile"] = {"clean": rec["clean"], "mismatch": rec["mismatch"], "silver_lsn": rec["silver_lsn"],
                     "summary": rec["summary"]}
 out["active"] = len(spark.streams.active)
-print("RESULT " + json.dumps(out), flush=True)
+seconds["sql"] = time.monotonic() - t0
+
+# The change stream (readStream.table) into a memory sink, and the CHANGES clause over the history's range
+changes = (spark.readStream.table("cdc.dbo.orders").writeStream.format("memory").queryName("orders_changes")
+           .trigger(availableNow=True).start())
+changes.awaitTermination()
+out["stream_rows"] = sorted([r.order_id, r._operation, r._start_lsn]
+                            for r in spark.table("orders_changes").collect())
+changes.stop()
+out["changes"] = sorted([r.order_id, r._change_type, r._commit_version] for r in spark.sql(
+    f"SELECT * FROM cdc.dbo.orders CHANGES FROM VERSION '{lsns[1]}' TO VERSION '{lsns[2]}'").collect())
+out["net_changes"] = sorted([r.order_id, r._change_type] for r in spark.sql(
+    f"SELECT * FROM cdc.dbo.orders CHANGES FROM VERSION '{lsns[0]}' WITH ('deduplicationMode' = 'netChanges')")
+    .collect())
+
+seconds["changes"] = time.monotonic() - t0 - seconds["sql"]
+
+# The same notebook code as on a classic session, through the package
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import notebook_scenario  # noqa: E402
+
+from mssql_cdc import CdcError, Finalization  # noqa: E402
+
+out["notebook"] = notebook_scenario.run(spark, source, f"{work}/notebook")
+try:
+    Finalization.tracking(spark, f"{work}/control", "hour").joinAll(10)
+    out["join_all"] = None
+except CdcError as e:
+    out["join_all"] = str(e)
+try:
+    Finalization.finalizedUntil(spark, f"{work}/control", "x", catalog="nope")
+    out["unknown_catalog"] = None
+except Exception as e:  # noqa: BLE001 - Spark's own error, not ours
+    out["unknown_catalog"] = type(e).__name__ + ": " + str(e).splitlines()[0]
+seconds["notebook"] = time.monotonic() - t0 - seconds["sql"] - seconds["changes"]
+print("SECONDS " + json.dumps({k: round(v, 1) for k, v in seconds.items()}), flush=True)
+print("RESULT " + json.dumps(out, default=str), flush=True)
 spark.stop()

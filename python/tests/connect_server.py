@@ -36,10 +36,10 @@ from mssql_cdc.testing import FakeDatabase  # noqa: E402
 db = FakeDatabase.create(spark, str(source))
 db.createTable("dbo", "orders", "order_id int", "status varchar(20)", "amount decimal(18,2)").key("order_id")
 db.enableCdc("dbo", "orders")
-db.commit(lambda tx: [tx.insert("dbo.orders", {"order_id": i, "status": "new", "amount": f"{i}.00"})
-                      for i in (1, 2, 3)])
-db.commit(lambda tx: tx.update("dbo.orders", {"order_id": 1, "status": "paid"}))
-db.commit(lambda tx: tx.delete("dbo.orders", [2]))
-print("READY " + json.dumps({"source": str(source)}), flush=True)
+lsns = [db.commit(lambda tx: [tx.insert("dbo.orders", {"order_id": i, "status": "new", "amount": f"{i}.00"})
+                              for i in (1, 2, 3)]),
+        db.commit(lambda tx: tx.update("dbo.orders", {"order_id": 1, "status": "paid"})),
+        db.commit(lambda tx: tx.delete("dbo.orders", [2]))]
+print("READY " + json.dumps({"source": str(source), "lsns": [str(x) for x in lsns]}), flush=True)
 sys.stdin.read()
 spark.stop()

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator, Optional, Sequence, Tuple
 
 from pyspark.sql import SparkSession
 
+from mssql_cdc import _connect
 from mssql_cdc.errors import CdcError
 
 
@@ -97,13 +98,31 @@ def ensure_callbacks(spark: SparkSession) -> None:
 class JvmBuilder:
     """A Python builder over a JVM one (``CdcStream.Builder``, ``Backfill``, ``ApplyChanges.Builder``...):
     setters forward to the JVM method of the same name, with the JVM's errors as :class:`CdcError`, and
-    return ``self``."""
+    return ``self``. On a Spark Connect session (``jbuilder`` None, ``catalog`` the catalog to call) they
+    record their arguments instead, for the builder's ``CALL`` (mssql_cdc._connect)."""
 
-    def __init__(self, spark: SparkSession, jbuilder: Any) -> None:
+    def __init__(self, spark: SparkSession, jbuilder: Any, catalog: Optional[str] = None) -> None:
         self._spark = spark
         self._j = jbuilder
+        self._catalog = catalog
+        self._rec = _connect.Recorder() if jbuilder is None else None
 
     def _set(self, method: str, *args: Any) -> Any:
+        if self._rec is not None:
+            self._rec.set(method, args)
+            return self
         with translated(self._spark):
             getattr(self._j, method)(*args)
         return self
+
+    def _call(self, procedure: str, params: Any) -> Any:
+        assert self._catalog is not None
+        return _connect.call(self._spark, self._catalog, procedure, params)
+
+
+def builder(spark: SparkSession, class_name: str, catalog: Optional[str]) -> Tuple[Any, Optional[str]]:
+    """``(JVM builder, None)`` of ``class_name`` on a classic session; ``(None, catalog name)`` on a Spark
+    Connect one (``catalog``, else the session's ``spark.mssql_cdc.catalog``, else ``cdc``)."""
+    if _connect.is_connect(spark):
+        return None, _connect.catalog_name(spark, catalog)
+    return jclass(spark, class_name).builder(jsession(spark)), None

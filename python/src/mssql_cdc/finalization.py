@@ -2,7 +2,9 @@
 
 Each function forwards to the JVM method of the same name (docs/FINALIZATION.md); the control table's
 name or path and the table name are spelled as the writer spells them. Verdicts are UTC; Python gets
-them as naive ``datetime`` (UTC).
+them as naive ``datetime`` (UTC). On a Spark Connect session ``finalizedUntil`` and ``isFinal`` call the
+catalog's ``finalized_until`` and ``is_final`` procedures, and ``tracking`` gives what ``start_stream``'s
+``controlTable`` and ``granularity`` take; the others need the driver's JVM and say so.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any, List, Mapping, Optional, Union
 from pyspark.sql import SparkSession
 from pyspark.sql.streaming import StreamingQuery
 
-from mssql_cdc import _gateway
+from mssql_cdc import _connect, _gateway
 
 _FINALIZATION = "io.mssqlcdc.finalization.Finalization"
 
@@ -95,21 +97,36 @@ class Finalization:
     @staticmethod
     def ensureControlTable(spark: SparkSession, control_table: str) -> None:  # noqa: N802
         """Creates the control table (name or path) at the latest schema version, or migrates it."""
+        if _connect.is_connect(spark):
+            raise _connect.unsupported("Finalization.ensureControlTable",
+                                       "start_stream and apply_changes create the control table when missing")
         with _gateway.translated(spark):
             Finalization._cls(spark).ensureControlTable(_gateway.jsession(spark), control_table)
 
     @staticmethod
-    def finalizedUntil(spark: SparkSession, control_table: str, table_name: str) -> Optional[dt.datetime]:  # noqa: N802
-        """The table's verdict (UTC): every period ending at or before it is complete; None without one."""
+    def finalizedUntil(spark: SparkSession, control_table: str, table_name: str,  # noqa: N802
+                       catalog: Optional[str] = None) -> Optional[dt.datetime]:
+        """The table's verdict (UTC): every period ending at or before it is complete; None without one.
+        ``catalog``: the catalog whose ``finalized_until`` a Spark Connect session calls (default the
+        session's ``spark.mssql_cdc.catalog``, else ``cdc``)."""
+        if _connect.is_connect(spark):
+            row = _connect.call(spark, _connect.catalog_name(spark, catalog), "finalized_until",
+                                {"controlTable": control_table, "tableName": table_name})[0]
+            return row["finalized_until"]
         with _gateway.translated(spark):
             return _utc(Finalization._cls(spark).finalizedUntil(_gateway.jsession(spark), control_table, table_name))
 
     @staticmethod
-    def isFinal(spark: SparkSession, control_table: str, table_name: str, period_end: PeriodEnd) -> bool:  # noqa: N802
+    def isFinal(spark: SparkSession, control_table: str, table_name: str, period_end: PeriodEnd,  # noqa: N802
+                catalog: Optional[str] = None) -> bool:
         """Whether the period ending at ``period_end`` (exclusive) is complete. An aware ``datetime`` is
         converted to UTC, a naive one is UTC, a ``date`` is its midnight UTC; text is ISO-8601 as the JVM
-        reads it."""
+        reads it. ``catalog`` as for :meth:`finalizedUntil`."""
         text = period_end if isinstance(period_end, str) else period_end.isoformat()
+        if _connect.is_connect(spark):
+            row = _connect.call(spark, _connect.catalog_name(spark, catalog), "is_final",
+                                {"controlTable": control_table, "tableName": table_name, "periodEnd": text})[0]
+            return bool(row["is_final"])
         with _gateway.translated(spark):
             return bool(Finalization._cls(spark).isFinal(_gateway.jsession(spark), control_table, table_name, text))
 
@@ -119,6 +136,8 @@ class Finalization:
                 ) -> Optional[dt.datetime]:
         """Moves the verdict to what a committed batch ending at ``end_offset`` (the source's offset JSON,
         text or dict) implies; call it only after that batch is committed. Returns the stored verdict."""
+        if _connect.is_connect(spark):
+            raise _connect.unsupported("Finalization.advance", "attach Finalization.tracking(...) to the stream")
         text = end_offset if isinstance(end_offset, str) else json.dumps(dict(end_offset))
         jvm = _gateway.jvm(spark)
         with _gateway.translated(spark):
@@ -132,6 +151,8 @@ class Finalization:
         """Advances ``table_name``'s verdict after every batch of ``query`` (started, reading
         ``format("mssql_cdc")`` as its first source) until it terminates. For ``availableNow``:
         ``query.awaitTermination()`` then ``tracker.join(...)``."""
+        if _connect.is_connect(spark):
+            raise _connect.unsupported("Finalization.track", "attach Finalization.tracking(...) to the stream")
         with _gateway.translated(spark):
             return FinalizationTracker(spark, Finalization._cls(spark).track(
                 _gateway.jsession(spark), query._jsq, control_table, table_name, granularity))
@@ -140,7 +161,12 @@ class Finalization:
     def tracking(spark: SparkSession, control_table: str, granularity: str = DEFAULT_GRANULARITY
                  ) -> TrackingAttachment:
         """The attachment for ``CdcStream.builder(spark)...attach(...)`` (the JVM's ``tracking``; Python
-        needs the session to reach the JVM)."""
+        needs the session to reach the JVM). On a Spark Connect session: the control table and granularity
+        ``start_stream`` is called with (the server attaches the tracking)."""
+        if _connect.is_connect(spark):
+            from mssql_cdc.stream import _ConnectTracking
+
+            return _ConnectTracking(control_table, granularity)  # type: ignore[return-value]
         with _gateway.translated(spark):
             return TrackingAttachment(spark, Finalization._cls(spark).tracking(control_table, granularity))
 

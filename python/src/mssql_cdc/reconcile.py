@@ -3,7 +3,8 @@
 Every method forwards to the JVM builder of the same name; arguments, their checks and the comparison are
 the JVM's (docs/RECONCILE.md; docs/OPTIONS.md, "Reconcile arguments"). Nothing here decides anything:
 the numbers are only checked to be numbers, because Py4J cannot pass anything else to a ``long`` or a
-``double``.
+``double``. On a Spark Connect session :meth:`ReconcileBuilder.run` calls the catalog's ``reconcile``
+procedure.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any, Dict, Mapping, Optional, Sequence, Union, overload
 from pyspark.sql import DataFrame, SparkSession
 
 from mssql_cdc import _gateway
+from mssql_cdc.errors import CdcError
 
 _RECONCILE = "io.mssqlcdc.reconcile.Reconcile"
 _LONG_MIN, _LONG_MAX = -(2**63), 2**63 - 1
@@ -111,6 +113,66 @@ class ReconcileResult:
         return self.summary()
 
 
+class _RowReconcileResult(ReconcileResult):
+    """The ``reconcile`` procedure's row (Spark Connect), answering as the JVM result does."""
+
+    def __init__(self, spark: SparkSession, row: Any, report_table: Optional[str]) -> None:
+        super().__init__(spark, None)
+        self._row = row
+        self._report_table = report_table
+
+    def runId(self) -> str:  # noqa: N802
+        return str(self._row["run_id"])
+
+    def silverVersion(self) -> int:  # noqa: N802
+        return int(self._row["silver_version"])
+
+    def silverLsn(self) -> Optional[str]:  # noqa: N802
+        return self._row["silver_lsn"]
+
+    def sourceLsn(self) -> str:  # noqa: N802
+        return str(self._row["source_lsn"])
+
+    def buckets(self) -> int:
+        return int(self._row["buckets"])
+
+    def match(self) -> int:
+        return int(self._row["match"])
+
+    def inFlight(self) -> int:  # noqa: N802
+        return int(self._row["in_flight"])
+
+    def mismatch(self) -> int:
+        return int(self._row["mismatch"])
+
+    def hashed(self) -> int:
+        return int(self._row["hashed"])
+
+    def failures(self, failure_type: Optional[str] = None) -> Union[Dict[str, int], int]:  # type: ignore[override]
+        found = {str(k): int(v) for k, v in sorted((self._row["failures"] or {}).items())}
+        return found if failure_type is None else found.get(failure_type, 0)
+
+    def clean(self) -> bool:
+        return bool(self._row["clean"])
+
+    def report(self) -> DataFrame:
+        """The run's rows of ``reportTable`` (over Spark Connect the rows are only where the run appended
+        them: without ``reportTable`` a :class:`CdcError` says so)."""
+        if self._report_table is None:
+            from mssql_cdc import _connect
+
+            raise _connect.unsupported("ReconcileResult.report() without reportTable",
+                                       "set reportTable: the run's rows are read back from it")
+        t = self._report_table
+        df = (self._spark.read.format("delta").load(t) if ("/" in t or ":" in t) else self._spark.table(t))
+        from pyspark.sql.functions import col, lit
+
+        return df.where(col("run_id") == lit(self.runId()))
+
+    def summary(self) -> str:
+        return str(self._row["summary"])
+
+
 class ReconcileBuilder(_gateway.JvmBuilder):
     """A ``Reconcile.Builder`` on the JVM. Setters return ``self``; :meth:`run` checks every argument,
     then compares silver with the source."""
@@ -146,6 +208,8 @@ class ReconcileBuilder(_gateway.JvmBuilder):
         index."""
         if isinstance(key_columns, str):
             key_columns = [key_columns]
+        if self._rec is not None:
+            return self._set("keys", list(key_columns))
         jlist = _gateway.jvm(self._spark).java.util.ArrayList()
         for k in key_columns:
             jlist.add(k)
@@ -175,6 +239,18 @@ class ReconcileBuilder(_gateway.JvmBuilder):
     def run(self) -> ReconcileResult:
         """Checks every argument before reading anything, then runs the reconcile: counts, in-flight
         keys, row-by-row comparison, chunk checks, the report rows (appended to ``reportTable``)."""
+        if self._rec is not None:
+            st = self._rec.settings
+            table = self._rec.table()
+            if table is None:
+                raise CdcError(None, "Option 'captureInstance' is required: over Spark Connect it names the catalog "
+                               "table silver mirrors, e.g. .option(\"captureInstance\", \"dbo_orders\").", None)
+            row = self._call("reconcile", {
+                "table": table, "silver": st.get("silver"), "bronze": st.get("bronze"),
+                "controlTable": st.get("controlTable"), "keys": st.get("keys"), "factsTable": st.get("factsTable"),
+                "reportTable": st.get("reportTable"), "bucketRows": st.get("bucketRows"), "sample": st.get("sample"),
+                "seed": st.get("seed"), "options": self._rec.reader_options()})[0]
+            return _RowReconcileResult(self._spark, row, st.get("reportTable"))
         with _gateway.translated(self._spark):
             return ReconcileResult(self._spark, self._j.run())
 
@@ -183,10 +259,11 @@ class Reconcile:
     """Reconcile: proves a silver table equals the SQL Server table it mirrors (docs/RECONCILE.md)."""
 
     @staticmethod
-    def builder(spark: SparkSession) -> ReconcileBuilder:
-        """A new builder on ``spark``'s JVM session."""
-        cls = _gateway.jclass(spark, _RECONCILE)
-        return ReconcileBuilder(spark, cls.builder(_gateway.jsession(spark)))
+    def builder(spark: SparkSession, catalog: Optional[str] = None) -> ReconcileBuilder:
+        """A new builder on ``spark``'s JVM session; on a Spark Connect session, one that calls the
+        ``catalog``'s ``reconcile`` (default the session's ``spark.mssql_cdc.catalog``, else ``cdc``)."""
+        j, cat = _gateway.builder(spark, _RECONCILE, catalog)
+        return ReconcileBuilder(spark, j, cat)
 
 
 __all__ = ["Reconcile", "ReconcileBuilder", "ReconcileResult"]

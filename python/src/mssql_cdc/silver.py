@@ -1,7 +1,8 @@
 """``ApplyChanges``: silver, the current-state table (JVM ``io.mssqlcdc.silver.ApplyChanges``).
 
 Every method forwards to the JVM builder of the same name; arguments, their checks and the MERGE rules
-are the JVM's (docs/SILVER.md; docs/OPTIONS.md, "Silver arguments"). Nothing here decides anything.
+are the JVM's (docs/SILVER.md; docs/OPTIONS.md, "Silver arguments"). Nothing here decides anything. On a
+Spark Connect session :meth:`ApplyChangesBuilder.run` calls the catalog's ``apply_changes`` procedure.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any, Mapping, Optional, Sequence, Union
 from pyspark.sql import SparkSession
 
 from mssql_cdc import _gateway
+from mssql_cdc.errors import CdcError
 from mssql_cdc.finalization import _utc
 
 _APPLY_CHANGES = "io.mssqlcdc.silver.ApplyChanges"
@@ -22,6 +24,11 @@ class ApplyResult:
 
     def __init__(self, jresult: Any) -> None:
         self._jobj = jresult
+
+    @staticmethod
+    def _of_row(row: Any) -> "ApplyResult":
+        """The ``apply_changes`` procedure's row (Spark Connect), answering as the JVM result does."""
+        return _RowApplyResult(row)
 
     def rebuilt(self) -> bool:
         """Whether the call rebuilt silver from a snapshot (the first call, or a newer snapshot in bronze)."""
@@ -44,6 +51,28 @@ class ApplyResult:
         return str(self._jobj.toString())
 
 
+class _RowApplyResult(ApplyResult):
+    def __init__(self, row: Any) -> None:
+        super().__init__(None)
+        self._row = row
+
+    def rebuilt(self) -> bool:
+        return bool(self._row["rebuilt"])
+
+    def appliedLsn(self) -> Optional[str]:  # noqa: N802
+        return self._row["applied_lsn"]
+
+    def finalizedUntil(self) -> Optional[dt.datetime]:  # noqa: N802
+        return self._row["finalized_until"]
+
+    def bronzeFound(self) -> bool:  # noqa: N802
+        return bool(self._row["bronze_found"])
+
+    def __repr__(self) -> str:
+        return (f"ApplyResult{{rebuilt={str(self.rebuilt()).lower()}, appliedLsn={self.appliedLsn()}, "
+                f"finalizedUntil={self.finalizedUntil()}, bronzeFound={str(self.bronzeFound()).lower()}}}")
+
+
 class ApplyChangesBuilder(_gateway.JvmBuilder):
     """An ``ApplyChanges.Builder`` on the JVM. Setters return ``self``; :meth:`run` applies bronze to silver."""
 
@@ -64,6 +93,8 @@ class ApplyChangesBuilder(_gateway.JvmBuilder):
         the reader options)."""
         if isinstance(key_columns, str):
             key_columns = [key_columns]
+        if self._rec is not None:
+            return self._set("keys", list(key_columns))
         jlist = _gateway.jvm(self._spark).java.util.ArrayList()
         for k in key_columns:
             jlist.add(k)
@@ -97,6 +128,17 @@ class ApplyChangesBuilder(_gateway.JvmBuilder):
     def run(self) -> ApplyResult:
         """Checks every argument, then applies what bronze holds beyond silver's position (one MERGE of
         the latest image per key). Run one call per silver table at a time."""
+        if self._rec is not None:
+            st = self._rec.settings
+            table = st.get("captureInstance") or self._rec.table()
+            if table is None:
+                raise CdcError(None, "captureInstance is required over Spark Connect: it names the catalog table "
+                               "bronze holds (.captureInstance(\"dbo_orders\") or the captureInstance option).", None)
+            row = self._call("apply_changes", {
+                "table": table, "bronze": st.get("bronze"), "silver": st.get("target"),
+                "controlTable": st.get("controlTable"), "factsTable": st.get("factsTable"), "keys": st.get("keys"),
+                "granularity": st.get("granularity"), "options": self._rec.reader_options()})[0]
+            return ApplyResult._of_row(row)
         with _gateway.translated(self._spark):
             return ApplyResult(self._j.run())
 
@@ -105,10 +147,11 @@ class ApplyChanges:
     """Silver: keeps a current-state Delta table equal to the source, from bronze (docs/SILVER.md)."""
 
     @staticmethod
-    def builder(spark: SparkSession) -> ApplyChangesBuilder:
-        """A new builder on ``spark``'s JVM session."""
-        cls = _gateway.jclass(spark, _APPLY_CHANGES)
-        return ApplyChangesBuilder(spark, cls.builder(_gateway.jsession(spark)))
+    def builder(spark: SparkSession, catalog: Optional[str] = None) -> ApplyChangesBuilder:
+        """A new builder on ``spark``'s JVM session; on a Spark Connect session, one that calls the
+        ``catalog``'s ``apply_changes`` (default the session's ``spark.mssql_cdc.catalog``, else ``cdc``)."""
+        j, cat = _gateway.builder(spark, _APPLY_CHANGES, catalog)
+        return ApplyChangesBuilder(spark, j, cat)
 
 
 __all__ = ["ApplyChanges", "ApplyChangesBuilder", "ApplyResult"]

@@ -1,18 +1,21 @@
 """``CdcStream``: the pipeline entry point (JVM ``io.mssqlcdc.sink.pipeline.CdcStream``).
 
 Every method forwards to the JVM builder of the same name; arguments and their checks are the JVM's
-(docs/OPTIONS.md, "Pipeline arguments"; docs/PIPELINE.md). Nothing here decides anything.
+(docs/OPTIONS.md, "Pipeline arguments"; docs/PIPELINE.md). Nothing here decides anything. On a Spark
+Connect session the setters record their arguments and ``toDelta``, ``startMany``, ``snapshot`` and
+``backfill().run()`` call the catalog's ``start_stream``, ``start_many``, ``snapshot`` and ``backfill``
+procedures with them (docs/PYSPARK.md, "Spark Connect").
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Mapping, Sequence, Union
+from typing import Any, Dict, Mapping, Optional, Sequence, Union
 
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.streaming import StreamingQuery
 
-from mssql_cdc import _gateway
+from mssql_cdc import _connect, _gateway
 from mssql_cdc.errors import CdcError
 
 _CDC_STREAM = "io.mssqlcdc.sink.pipeline.CdcStream"
@@ -90,14 +93,62 @@ class CdcStreamBuilder(_gateway.JvmBuilder):
 
     def toDelta(self) -> StreamingQuery:  # noqa: N802
         """Checks every argument, bootstraps or re-snapshots as needed, and starts the query
-        (non-blocking). Returns pyspark's ``StreamingQuery`` over the JVM query."""
+        (non-blocking). Returns pyspark's ``StreamingQuery`` over the JVM query (over Spark Connect:
+        ``spark.streams.get`` of the started query's id)."""
+        if self._rec is not None:
+            row = self._call("start_stream", self._stream_params(table=self._table(), **self._targets()))[0]
+            return _connect_query(self._spark, row)
         with _gateway.translated(self._spark):
             return StreamingQuery(self._j.toDelta())
+
+    # ---- the Spark Connect route: the recorded settings as the procedures' parameters ----------
+
+    _STREAM_SETTINGS = {"factsTable": "factsTable", "trigger": "trigger", "queryName": "queryName",
+                        "bootstrap": "bootstrap", "onDataLoss": "onDataLoss",
+                        "resnapshotIntervalDays": "resnapshotIntervalDays",
+                        "factsCommitIntervalSeconds": "factsCommitIntervalSeconds",
+                        "snapshotOnSwitch": "snapshotOnSwitch", "snapshot": "snapshot"}
+
+    def _table(self) -> str:
+        assert self._rec is not None
+        table = self._rec.table()
+        if table is None:
+            raise CdcError(None, "Option 'captureInstance' is required: over Spark Connect it names the catalog "
+                           "table to read (its capture instance), e.g. .option(\"captureInstance\", \"dbo_orders\").",
+                           None)
+        return table
+
+    def _targets(self) -> Dict[str, Any]:
+        assert self._rec is not None
+        st = self._rec.settings
+        return {"bronze": st.get("target"), "checkpoint": st.get("checkpoint"), "appId": st.get("appId")}
+
+    def _stream_params(self, **first: Any) -> Dict[str, Any]:
+        assert self._rec is not None
+        st = self._rec.settings
+        params: Dict[str, Any] = dict(first)
+        for method, param in self._STREAM_SETTINGS.items():
+            params[param] = st.get(method)
+        attachment = st.get("attach")
+        if attachment is not None:
+            if not isinstance(attachment, _ConnectTracking):
+                raise _connect.unsupported(f"attach({attachment!r})", "attach Finalization.tracking(spark, ...) only")
+            params["controlTable"], params["granularity"] = attachment.control_table, attachment.granularity
+        params["options"] = self._rec.reader_options()
+        return params
 
     def snapshot(self, target: str, resnapshot: bool = False) -> Dict[str, Any]:
         """A full snapshot of the table into ``target`` (unless ``resnapshot``, the newest one the target
         holds is returned and nothing is read). Returns its stamp: the offset JSON as a dict
-        (``{"lsn": "0x…", "commit_ts": "…", "v": 1}``)."""
+        (``{"lsn": "0x…", "commit_ts": "…", "v": 1}``; over Spark Connect the ``snapshot`` procedure's
+        ``lsn`` and ``commit_ts``)."""
+        if self._rec is not None:
+            st = self._rec.settings
+            row = self._call("snapshot", {"table": self._table(), "bronze": target, "resnapshot": bool(resnapshot),
+                                          "appId": st.get("appId"), "factsTable": st.get("factsTable"),
+                                          "options": self._rec.reader_options()})[0]
+            return {"lsn": row["lsn"],
+                    "commit_ts": None if row["commit_ts"] is None else row["commit_ts"].isoformat()}
         with _gateway.translated(self._spark):
             return json.loads(str(self._j.snapshot(target, bool(resnapshot)).json()))
 
@@ -105,6 +156,10 @@ class CdcStreamBuilder(_gateway.JvmBuilder):
         """The chunked snapshot's waves beside the running stream (docs/PIPELINE.md, "Chunked"): set its
         limits on the returned builder, then ``run()``; call again until the state is ``done``. Needs the
         builder's ``target``, ``appId``, ``factsTable`` and reader options, as the stream has them."""
+        if self._rec is not None:
+            b = Backfill(self._spark, None, self._catalog)
+            b._stream = self
+            return b
         with _gateway.translated(self._spark):
             return Backfill(self._spark, self._j.backfill())
 
@@ -112,6 +167,8 @@ class CdcStreamBuilder(_gateway.JvmBuilder):
         """Seeds ``target`` with ``copy`` (a DataFrame copy of the table, e.g. an export) as its snapshot,
         stamped ``asOfLsn`` or ``asOf``: set one on the returned builder, then ``run()``; the stream then
         starts from it with ``bootstrap(True)``."""
+        if self._rec is not None:
+            raise _connect.unsupported("CdcStreamBuilder.seed", "seed on a classic session (a job on the cluster)")
         with _gateway.translated(self._spark):
             return Seed(self._spark, self._j.seed(copy._jdf))
 
@@ -121,6 +178,13 @@ class CdcStreamBuilder(_gateway.JvmBuilder):
         """One stream per capture instance; ``target``, ``appId`` and ``checkpoint`` (and ``queryName``)
         are templates with ``{ci}``. A mapping gives reader option overrides per instance. Returns the
         queries by capture instance, in the given order."""
+        if self._rec is not None:
+            if isinstance(capture_instances, Mapping):
+                raise _connect.unsupported("startMany with per-instance option overrides",
+                                           "pass a list, or start each with its options through toDelta()")
+            params = self._stream_params(tables=list(capture_instances), **self._targets())
+            return {str(r["capture_instance"]): _connect_query(self._spark, r)
+                    for r in self._call("start_many", params)}
         arg: Any
         if isinstance(capture_instances, Mapping):
             arg = _gateway.jvm(self._spark).java.util.LinkedHashMap()
@@ -168,6 +232,19 @@ class Backfill(_gateway.JvmBuilder):
         ``chunks_done``, ``chunks_total`` (None until planned), ``done``, ``paused``, ``state``
         (``done``, ``running``, ``waiting_headroom``, ``waiting_metrics``, ``no_snapshot``) and
         ``reason``."""
+        if self._rec is not None:
+            stream = self._stream
+            sst, st_ = stream._rec.settings, self._rec.settings
+            row = self._call("backfill", {
+                "table": stream._table(), "bronze": sst.get("target"), "appId": sst.get("appId"),
+                "factsTable": sst.get("factsTable"), "chunkRows": st_.get("chunkRows"),
+                "maxWaves": st_.get("maxWaves"), "maxSeconds": st_.get("maxSeconds"),
+                "minHeadroomHours": st_.get("minHeadroomHours"), "isolation": st_.get("isolation"),
+                "targetWaveSeconds": st_.get("targetWaveSeconds"), "options": stream._rec.reader_options()})[0]
+            return {"snapshot": row["snapshot"], "chunks_done": int(row["chunks_done"]),
+                    "chunks_total": None if row["chunks_total"] is None else int(row["chunks_total"]),
+                    "done": bool(row["done"]), "paused": bool(row["paused"]), "state": str(row["state"]),
+                    "reason": row["reason"]}
         with _gateway.translated(self._spark):
             st = self._j.run()
             total = st.chunksTotal()
@@ -214,10 +291,11 @@ class CdcStream:
     """The pipeline entry point: ``CdcStream.builder(spark)`` (docs/PIPELINE.md)."""
 
     @staticmethod
-    def builder(spark: SparkSession) -> CdcStreamBuilder:
-        """A new builder on ``spark``'s JVM session."""
-        cls = _gateway.jclass(spark, _CDC_STREAM)
-        return CdcStreamBuilder(spark, cls.builder(_gateway.jsession(spark)))
+    def builder(spark: SparkSession, catalog: Optional[str] = None) -> CdcStreamBuilder:
+        """A new builder on ``spark``'s JVM session; on a Spark Connect session, one that calls the
+        ``catalog``'s procedures (default the session's ``spark.mssql_cdc.catalog``, else ``cdc``)."""
+        j, cat = _gateway.builder(spark, _CDC_STREAM, catalog)
+        return CdcStreamBuilder(spark, j, cat)
 
 
 class CdcStreams:
@@ -229,6 +307,20 @@ class CdcStreams:
     ) -> Dict[str, CdcError]:
         """Waits for every query (``timeout_seconds`` 0: until each ends); never raises. Returns the
         failed ones by capture instance, each failure as a :class:`CdcError`."""
+        if _connect.is_connect(spark):
+            out_c: Dict[str, CdcError] = {}
+            for ci, q in queries.items():
+                try:
+                    if timeout_seconds:
+                        q.awaitTermination(int(timeout_seconds))
+                    else:
+                        q.awaitTermination()
+                    e = q.exception()
+                except Exception as ex:  # noqa: BLE001 - a query that ended before is no longer listed
+                    e = None if _ended(ex) else ex
+                if e is not None:
+                    out_c[ci] = _connect.error_of(e) or CdcError(None, str(e), None)
+            return out_c
         jvm = _gateway.jvm(spark)
         jmap = _java_queries(spark, queries)
         failed = _gateway.jclass(spark, _CDC_STREAMS).awaitAll(jmap, int(timeout_seconds))
@@ -240,7 +332,108 @@ class CdcStreams:
     @staticmethod
     def stopAll(spark: SparkSession, queries: Mapping[str, StreamingQuery]) -> None:  # noqa: N802
         """Stops every query (each even if another's stop fails)."""
+        if _connect.is_connect(spark):
+            for q in queries.values():
+                try:
+                    q.stop()
+                except Exception:  # noqa: BLE001,S110 - each stopped even if another's stop fails
+                    pass
+            return
         _gateway.jclass(spark, _CDC_STREAMS).stopAll(_java_queries(spark, queries))
+
+
+class _ConnectTracking:
+    """``Finalization.tracking(spark, control, granularity)`` on a Spark Connect session: what
+    ``start_stream``'s ``controlTable`` and ``granularity`` get (the server attaches the tracking)."""
+
+    def __init__(self, control_table: str, granularity: str) -> None:
+        self.control_table = control_table
+        self.granularity = granularity
+
+    def trackers(self) -> Any:
+        raise _connect.unsupported("TrackingAttachment.trackers", "read Finalization.finalizedUntil")
+
+    def joinAll(self, timeout_seconds: float) -> bool:  # noqa: N802
+        raise _connect.unsupported("TrackingAttachment.joinAll",
+                                   "the server's tracking writes the verdict after each batch: read "
+                                   "Finalization.finalizedUntil")
+
+    def __repr__(self) -> str:
+        return f"Finalization.tracking({self.control_table!r}, {self.granularity!r})"
+
+
+def _ended(e: BaseException) -> bool:
+    return "STREAMING_QUERY_NOT_FOUND" in str(e)
+
+
+class _ConnectQuery:
+    """The handle of a query a procedure started on the server, over Spark Connect: the Connect
+    ``StreamingQuery`` (``spark.streams.get(query_id)``) while the query runs. Spark lists active queries
+    only, so once the query has ended (an ``availableNow`` run) the server knows it no longer
+    (``STREAMING_QUERY_NOT_FOUND``): it then answers as a terminated query that did not fail
+    (``isActive`` False, ``awaitTermination`` returns, ``exception()`` None, ``stop()`` nothing). A failure
+    while a client waits in ``awaitTermination`` is raised there as pyspark raises it; one after is only
+    in the server's log and the facts table. Anything else is the Connect query's."""
+
+    def __init__(self, row: Any, query: Any) -> None:
+        self._q = query
+        self.id, self.runId, self.name = row["query_id"], row["run_id"], row["name"]
+
+    def _ask(self, f: Any, ended: Any) -> Any:
+        if self._q is None:
+            return ended
+        try:
+            return f(self._q)
+        except Exception as e:  # noqa: BLE001
+            if not _ended(e):
+                raise
+            self._q = None
+            return ended
+
+    @property
+    def isActive(self) -> bool:  # noqa: N802 - pyspark's name
+        return bool(self._ask(lambda q: q.isActive, False))
+
+    def awaitTermination(self, timeout: Optional[int] = None) -> Optional[bool]:  # noqa: N802
+        if timeout is None:
+            return self._ask(lambda q: q.awaitTermination(), None)
+        return self._ask(lambda q: q.awaitTermination(timeout), True)
+
+    def exception(self) -> Any:
+        return self._ask(lambda q: q.exception(), None)
+
+    def stop(self) -> None:
+        self._ask(lambda q: q.stop(), None)
+
+    @property
+    def lastProgress(self) -> Any:  # noqa: N802
+        return self._ask(lambda q: q.lastProgress, None)
+
+    @property
+    def recentProgress(self) -> Any:  # noqa: N802
+        return self._ask(lambda q: q.recentProgress, [])
+
+    @property
+    def status(self) -> Any:
+        return self._ask(lambda q: q.status, {"message": "Terminated", "isDataAvailable": False,
+                                              "isTriggerActive": False})
+
+    def processAllAvailable(self) -> None:  # noqa: N802
+        self._ask(lambda q: q.processAllAvailable(), None)
+
+    def __repr__(self) -> str:
+        return f"StreamingQuery(id={self.id}, runId={self.runId}, name={self.name})"
+
+
+def _connect_query(spark: SparkSession, row: Any) -> Any:
+    """The started query's handle (:class:`_ConnectQuery`)."""
+    try:
+        q = spark.streams.get(row["query_id"])
+    except Exception as e:  # noqa: BLE001
+        if not _ended(e):
+            raise
+        q = None
+    return _ConnectQuery(row, q)
 
 
 def _java_queries(spark: SparkSession, queries: Mapping[str, StreamingQuery]) -> Any:

@@ -168,10 +168,7 @@ public abstract class CdcCatalogBase implements TableCatalog, SupportsNamespaces
 
   private CatalogContext context() {
     return new CatalogContext(name, (ci, overrides) -> options.reader(ci, overrides),
-        qualified -> {
-          SourceTables.Entry e = tables().require(name, qualified);
-          return new CatalogContext.ResolvedTable(e.qualified(), e.captureInstance());
-        });
+        argument -> tables().resolve(name, argument));
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.mssqlcdc.catalog;
 
+import io.mssqlcdc.catalog.procedures.CatalogContext;
 import io.mssqlcdc.client.CaptureInstance;
 import io.mssqlcdc.client.CdcClient;
 import io.mssqlcdc.errors.CatalogErrors;
@@ -105,5 +106,31 @@ final class SourceTables {
     }
     throw CatalogErrors.tableNotFound(catalog, String.valueOf(qualified), entries.stream().map(Entry::qualified)
         .toList());
+  }
+
+  /**
+   * A procedure's {@code table} argument resolved to the table and the capture instance to read:
+   * {@code schema.table} reads the table's own ({@link Entry#captureInstance()}); a name without a
+   * dot is one of the tables' capture instances (matched exactly, then ignoring case), read as
+   * given, as a reader's {@code captureInstance} option would (what mssql_cdc's Python builders
+   * pass over Spark Connect).
+   *
+   * @throws io.mssqlcdc.errors.CdcConfigException naming the catalog's tables when it is neither
+   */
+  CatalogContext.ResolvedTable resolve(String catalog, String argument) {
+    if (argument != null && argument.indexOf('.') < 0) {
+      String name = argument.strip();
+      for (boolean exact : new boolean[] {true, false}) {
+        for (Entry e : entries) {
+          for (CaptureInstance i : e.instances()) {
+            if (exact ? i.name().equals(name) : i.name().equalsIgnoreCase(name)) {
+              return new CatalogContext.ResolvedTable(e.qualified(), i.name());
+            }
+          }
+        }
+      }
+    }
+    Entry e = require(catalog, argument);
+    return new CatalogContext.ResolvedTable(e.qualified(), e.captureInstance());
   }
 }

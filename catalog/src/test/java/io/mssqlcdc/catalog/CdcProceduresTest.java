@@ -139,6 +139,11 @@ class CdcProceduresTest {
     assertThat(pre.getString(0)).isEqualTo("dbo.orders");
     assertThat(pre.getString(1)).isEqualTo("dbo_orders");
     assertThat(pre.getString(3)).isEqualTo(last.hex());
+    // A capture instance (no dot) names its table too, matched exactly then ignoring case (mssql_cdc's Python
+    // builders pass their captureInstance option so over Spark Connect).
+    Row byInstance = call("CALL cdc_p.system.preflight(table => 'SALES_LINES')");
+    assertThat(byInstance.getString(0)).isEqualTo("sales.lines");
+    assertThat(byInstance.getString(1)).isEqualTo("sales_lines");
 
     Row s = call("CALL cdc_p.system.snapshot(table => 'dbo.orders', bronze => " + p("snap") + ")");
     assertThat(s.getString(0)).isEqualTo(last.hex());
@@ -199,6 +204,13 @@ class CdcProceduresTest {
     assertThatThrownBy(() -> SPARK.sql("CALL cdc_p.system.start_stream(table => 'dbo.orders', bronze => "
         + p("b2") + ", checkpoint => " + p("k2") + ", appId => 'o2', options => map('maxComitsPerBatch', '2'))"))
         .hasMessageContaining("MSSQL_CDC-101").hasMessageContaining("did you mean 'maxCommitsPerBatch'");
+    assertThatThrownBy(() -> SPARK.sql("CALL cdc_p.system.start_stream(table => 'dbo.orders', bronze => "
+        + p("b2") + ", checkpoint => " + p("k2") + ", appId => 'o2', factsCommitIntervalSeconds => -1)"))
+        .hasMessageContaining("MSSQL_CDC-100")
+        .hasMessageContaining("factsCommitIntervalSeconds").hasMessageContaining("-1.0");
+    assertThatThrownBy(() -> SPARK.sql("CALL cdc_p.system.preflight(table => 'nope_orders')"))
+        .hasMessageContaining("MSSQL_CDC-820")
+        .hasMessageContaining("Table 'nope_orders' is not a CDC-enabled table of catalog 'cdc_p'");
     assertThatThrownBy(() -> SPARK.sql("CALL cdc_p.system.start_stream(table => 'dbo.nope', bronze => "
         + p("b2") + ", checkpoint => " + p("k2") + ", appId => 'o2')"))
         .hasMessageContaining("MSSQL_CDC-820")

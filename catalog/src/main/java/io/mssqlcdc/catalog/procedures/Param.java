@@ -29,7 +29,8 @@ record Param(String name, DataType type, String defaultSql, String defaultDoc, S
   static Param table(String what) {
     return required("table", DataTypes.StringType,
         "The source table, `schema.table` as `SHOW TABLES IN <catalog>.<schema>` lists it (matched exactly, then"
-            + " ignoring case): " + what);
+            + " ignoring case), or one of its capture instances (`dbo_orders`, no dot: read through that instance, as"
+            + " the `captureInstance` option would): " + what);
   }
 
   /** Reader options over the catalog's. */

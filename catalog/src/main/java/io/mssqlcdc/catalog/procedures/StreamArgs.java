@@ -34,6 +34,9 @@ final class StreamArgs {
             "`fail` or `resnapshot`: what a start does when CDC no longer holds the changes after the checkpoint."),
         Param.optional("resnapshotIntervalDays", DataTypes.DoubleType, JAVA_DEFAULT, "`7`",
             "At most one automatic re-snapshot per this many days."),
+        Param.optional("factsCommitIntervalSeconds", DataTypes.DoubleType, JAVA_DEFAULT, "`0`",
+            "How often at most steady batches' facts rows are committed, in seconds (0: as soon as the last commit"
+                + " ended)."),
         Param.optional("snapshotOnSwitch", DataTypes.BooleanType, "false", "`false`",
             "After the batch that first reads a newer capture instance, append a full snapshot."),
         Param.optional("snapshot", DataTypes.StringType, "'full'", "`'full'`",
@@ -59,6 +62,9 @@ final class StreamArgs {
     }
     if (a.doubleValue("resnapshotIntervalDays") != null) {
       b.resnapshotIntervalDays(a.doubleValue("resnapshotIntervalDays"));
+    }
+    if (a.doubleValue("factsCommitIntervalSeconds") != null) {
+      b.factsCommitIntervalSeconds(a.doubleValue("factsCommitIntervalSeconds"));
     }
     if (a.string("controlTable") != null) {
       b.attach(Finalization.tracking(a.string("controlTable"), a.string("granularity")));
