@@ -62,8 +62,11 @@ final class Catalog {
     /** Server-local end of the last log scan while stopped (the moment it stopped); null while running. */
     LocalDateTime stoppedAt;
     final List<HeldCommit> held = new ArrayList<>();
-    /** The cleanup job's retention in minutes (SQL Server's default 4320: 3 days); -1: no cleanup job. */
-    long retentionMinutes = 4320;
+    /**
+     * The cleanup job's retention in minutes; -1 (the default): no cleanup job, as the fake cleans up only when a
+     * history calls {@code cleanup} (SQL Server's own default job keeps 4320: 3 days).
+     */
+    long retentionMinutes = -1;
     /** A login that cannot read msdb or the CDC dynamic management views. */
     boolean stateHidden;
     /** The newest {@code sys.dm_cdc_errors} entry (server-local time and message), or null. */
@@ -76,7 +79,7 @@ final class Catalog {
 
     /** A running job, nothing held, the default retention, readable, no error: FCM1 has no capture state. */
     boolean isDefault() {
-      return running && !behind && held.isEmpty() && stoppedAt == null && retentionMinutes == 4320 && !stateHidden
+      return running && !behind && held.isEmpty() && stoppedAt == null && retentionMinutes == -1 && !stateHidden
           && errorAt == null;
     }
   }

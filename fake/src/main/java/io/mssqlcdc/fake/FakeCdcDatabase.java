@@ -403,7 +403,10 @@ public final class FakeCdcDatabase implements AutoCloseable {
     c.capture.held.clear();
   }
 
-  /** The cleanup job's {@code retention} ({@code msdb.dbo.cdc_jobs}); null: the database has no cleanup job. */
+  /**
+   * The cleanup job's {@code retention} ({@code msdb.dbo.cdc_jobs}); null (a new fake's): the database has no
+   * cleanup job. The job only reports a retention: changes go only when a history calls {@link #cleanup}.
+   */
   public void cleanupRetention(Duration retention) {
     if (retention != null && (retention.isNegative() || retention.isZero())) {
       throw FakeErrors.invalidArgument("The cleanup retention", retention, "a positive duration, or null for none");

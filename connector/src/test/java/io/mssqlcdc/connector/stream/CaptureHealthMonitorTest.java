@@ -55,6 +55,7 @@ class CaptureHealthMonitorTest {
     db.createTable("dbo", "orders", "order_id int").key("order_id");
     db.enableCdc("dbo", "orders");
     db.commit(tx -> tx.insert("dbo.orders", row("order_id", 1)));
+    db.cleanupRetention(Duration.ofDays(3)); // SQL Server's default job
   }
 
   private CaptureHealthMonitor monitor(Duration interval, Optional<Duration> failAfter) {
