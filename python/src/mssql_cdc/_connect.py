@@ -95,9 +95,32 @@ def literal(value: Any) -> str:
     return f"decode(unhex('{str(value).encode('utf-8').hex()}'), 'UTF-8')"
 
 
+#: Options that may carry a secret: a ``CALL``'s text is shown in the Spark UI and the server's logs, and
+#: its hex-encoded values decode at a glance, so these stay in the catalog's configuration.
+SECRET_OPTIONS = ("connectionstring", "password", "accesstoken")
+
+
+def refuse_secrets(params: Mapping[str, Any]) -> None:
+    """Raises :class:`CdcError` when a mapping parameter holds an option that may carry a secret."""
+    for value in params.values():
+        if isinstance(value, Mapping):
+            for key in value:
+                if str(key).strip().lower() in SECRET_OPTIONS:
+                    raise CdcError(
+                        None,
+                        f"Option '{key}' cannot be sent over Spark Connect: a CALL statement's text is shown in the "
+                        "Spark UI and the server's logs. Configure the connection on the catalog instead "
+                        "(spark.sql.catalog.<name>.connectionString, set on the server) and leave it out of the "
+                        "builder's options (docs/SQL.md).",
+                        None,
+                    )
+
+
 def call(spark: Any, catalog: str, procedure: str, params: Mapping[str, Any]) -> List[Any]:
     """``CALL <catalog>.system.<procedure>(name => value, ...)``, each value a :func:`literal` (``None``
-    values and empty mappings left out: the procedure's default applies). Returns the result rows."""
+    values and empty mappings left out: the procedure's default applies). Returns the result rows. Options
+    that may carry a secret are refused (:func:`refuse_secrets`)."""
+    refuse_secrets(params)
     parts: List[str] = []
     for name, value in params.items():
         if value is None or (isinstance(value, Mapping) and not value):
