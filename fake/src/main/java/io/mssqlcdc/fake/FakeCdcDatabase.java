@@ -266,6 +266,9 @@ public final class FakeCdcDatabase implements AutoCloseable {
       if (lowWatermark.isBefore(i.lowWatermark)) {
         throw FakeErrors.cleanupBackwards(i.name, lowWatermark.hex(), i.lowWatermark.hex());
       }
+      if (!c.capture.held.isEmpty() && lowWatermark.isAfter(c.capture.held.get(0).entry().lsn())) {
+        throw FakeErrors.cleanupPastCapture(i.name, lowWatermark.hex(), c.capture.held.get(0).entry().lsn().hex());
+      }
       i.lowWatermark = lowWatermark;
       List<SegmentRef> gone = i.segments.stream().filter(s -> s.commitLsn().isBefore(lowWatermark)).toList();
       i.segments.removeAll(gone);

@@ -126,6 +126,12 @@ final class FakeErrors {
     return config("Cannot alter or drop column '" + column + "' of " + table + ": it was dropped already.");
   }
 
+  static CdcConfigException cleanupPastCapture(String instance, String requested, String oldestHeld) {
+    return config("The specified @low_water_mark " + requested + " for capture instance '" + instance
+        + "' is past " + oldestHeld + ", the oldest commit capture has not processed yet: cleanup cannot remove"
+        + " what capture has not written. Start the capture job or let it catch up first.");
+  }
+
   static CdcConfigException captureHeld(String what) {
     return config("The fake cannot " + what + " while its capture job is stopped or behind (stopCapture,"
         + " lagCapture): start it or let it catch up first (startCapture, catchUpCapture).");

@@ -77,6 +77,8 @@ class FakeCaptureJobTest {
       assertThatThrownBy(() -> db.addColumn("dbo.orders", "note varchar(10)"))
           .isInstanceOf(CdcConfigException.class).hasMessageContaining("cannot apply DDL");
     }
+    assertThatThrownBy(() -> db.cleanup(ci, held2)).isInstanceOf(CdcConfigException.class).hasMessageContaining(
+        "is past " + held1.hex() + ", the oldest commit capture has not processed yet");
     db.clock(at(900)).startCapture();
     try (FakeCdcClient client = FakeCdcClient.open(dir).clock(at(901))) {
       assertThat(client.maxLsn()).contains(held2);

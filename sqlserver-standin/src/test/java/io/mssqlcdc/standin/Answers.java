@@ -263,9 +263,10 @@ final class Answers {
               + " schema 'dbo'.");
         }
         List<Object[]> jobs = new ArrayList<>();
-        jobs.add(row("capture", h.jobRunning().orElse(false) ? 1 : 0, 0L));
-        h.cleanupRetention().ifPresent(r -> jobs.add(row("cleanup", 0, r.toMinutes())));
-        yield rows(List.of(col("job_type", "nvarchar(20)"), col("", "int"), col("retention", "bigint")), jobs);
+        jobs.add(row("capture", h.jobRunning().orElse(false) ? 1 : 0, 0L, true));
+        h.cleanupRetention().ifPresent(r -> jobs.add(row("cleanup", 0, r.toMinutes(), false)));
+        yield rows(List.of(col("job_type", "nvarchar(20)"), col("", "int"), col("retention", "bigint"),
+            col("continuous", "bit")), jobs);
       }
       case LOG_SCAN -> {
         if (hidden) {

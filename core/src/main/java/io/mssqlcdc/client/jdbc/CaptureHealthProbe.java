@@ -54,7 +54,10 @@ final class CaptureHealthProbe {
       for (String[] job : server.rows(CdcSql.CDC_JOBS)) {
         String type = job[0] == null ? "" : job[0].strip().toLowerCase(Locale.ROOT);
         if (type.equals("capture")) {
-          running = Optional.of("1".equals(job[1]));
+          // a scheduled job (continuous = 0) is idle between its runs: its state says nothing; its scans do
+          String c = job.length < 4 || job[3] == null ? "1" : job[3].strip();
+          boolean continuous = !c.equals("0") && !c.equalsIgnoreCase("false");
+          running = continuous ? Optional.of("1".equals(job[1])) : Optional.empty();
         } else if (type.equals("cleanup") && job[2] != null) {
           retention = Optional.of(Duration.ofMinutes(Long.parseLong(job[2].strip())));
         }

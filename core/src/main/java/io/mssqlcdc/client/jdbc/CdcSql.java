@@ -340,12 +340,13 @@ public final class CdcSql {
 
   /**
    * This database's CDC jobs ({@code capture}, {@code cleanup}): whether each runs (its activity in SQL
-   * Server Agent's current session started and not stopped) and its {@code retention} in minutes. Needs
+   * Server Agent's current session started and not stopped), its {@code retention} in minutes, and whether
+   * it is {@code continuous} (a scheduled capture job, {@code @continuous = 0}, is not running between runs). Needs
    * SELECT on msdb (e.g. SQLAgentReaderRole); Azure SQL Database has no such jobs (no rows).
    */
   public static final String CDC_JOBS =
       "SELECT j.job_type, CASE WHEN a.start_execution_date IS NOT NULL AND a.stop_execution_date IS NULL"
-          + " THEN 1 ELSE 0 END, j.retention FROM msdb.dbo.cdc_jobs j LEFT JOIN msdb.dbo.sysjobactivity a"
+          + " THEN 1 ELSE 0 END, j.retention, j.continuous FROM msdb.dbo.cdc_jobs j LEFT JOIN msdb.dbo.sysjobactivity a"
           + " ON a.job_id = j.job_id AND a.session_id = (SELECT MAX(s.session_id) FROM msdb.dbo.syssessions s)"
           + " WHERE j.database_id = DB_ID()";
 
