@@ -86,26 +86,28 @@ class CdcStreamTrackingTest {
     insertAt("orders", 1, "2026-03-01T10:05:10");
     insertAt("orders", 2, "2026-03-01T10:20:00");
     TrackingAttachment tracking = Finalization.tracking(control, "minute");
-    builder(tracking).option("captureInstance", "dbo_orders").target(bronze).appId("orders")
-        .checkpoint(tmp.resolve("ckpt").toString()).bootstrap(true).toDelta().awaitTermination();
-    assertThat(tracking.joinAll(WAIT)).isTrue();
+    runOrders(tracking, bronze, true);
     assertThat(Finalization.finalizedUntil(spark, control, bronze)).contains(LocalDateTime.of(2026, 3, 1, 10, 20));
 
     db.stopCapture();
     insertAt("orders", 3, "2026-03-01T10:31:00"); // committed, not captured
     insertAt("orders", 4, "2026-03-01T10:40:00");
-    builder(tracking).option("captureInstance", "dbo_orders").target(bronze).appId("orders")
-        .checkpoint(tmp.resolve("ckpt").toString()).toDelta().awaitTermination();
-    assertThat(tracking.joinAll(WAIT)).isTrue();
+    runOrders(tracking, bronze, false);
     assertThat(Finalization.finalizedUntil(spark, control, bronze)).as("held at the last captured commit")
         .contains(LocalDateTime.of(2026, 3, 1, 10, 20));
 
     db.startCapture(); // the held commits appear with their own times, inside periods after the verdict
-    builder(tracking).option("captureInstance", "dbo_orders").target(bronze).appId("orders")
-        .checkpoint(tmp.resolve("ckpt").toString()).toDelta().awaitTermination();
-    assertThat(tracking.joinAll(WAIT)).isTrue();
+    runOrders(tracking, bronze, false);
     assertThat(Finalization.finalizedUntil(spark, control, bronze)).contains(LocalDateTime.of(2026, 3, 1, 10, 40));
     assertThat(DeltaTables.read(spark, TableRef.of(bronze)).where("id IN (3, 4)").count()).isEqualTo(2);
+  }
+
+  /** One availableNow run of dbo_orders into {@code bronze} on the shared checkpoint, its tracking joined. */
+  private void runOrders(TrackingAttachment tracking, String bronze, boolean bootstrap) throws Exception {
+    CdcStream.Builder b = builder(tracking).option("captureInstance", "dbo_orders").target(bronze).appId("orders")
+        .checkpoint(tmp.resolve("ckpt").toString());
+    (bootstrap ? b.bootstrap(true) : b).toDelta().awaitTermination();
+    assertThat(tracking.joinAll(WAIT)).isTrue();
   }
 
   @Test
