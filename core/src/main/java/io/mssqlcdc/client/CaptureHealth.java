@@ -44,6 +44,34 @@ public record CaptureHealth(
     unreadable = List.copyOf(unreadable);
   }
 
+  /**
+   * The probe's optional reads, as {@link #unreadable} names a refused one: both clients phrase it here, so
+   * the fake's least-privilege login reads as SQL Server's does.
+   */
+  public enum Source {
+    CDC_JOBS("msdb.dbo.cdc_jobs", "the capture job's state and the cleanup retention"),
+    LOG_SCAN("sys.dm_cdc_log_scan_sessions", "capture's last log scan"),
+    CDC_ERRORS("sys.dm_cdc_errors", "capture's errors");
+
+    private final String object;
+    private final String what;
+
+    Source(String object, String what) {
+      this.object = object;
+      this.what = what;
+    }
+
+    /** The {@link #unreadable} entry of this read, refused for {@code reason}. */
+    public String unreadable(String reason) {
+      return object + ": " + reason + " (" + what + ")";
+    }
+
+    /** {@code reason} for a refusal with SQL Server error {@code number} (229, 300: a permission). */
+    public static String permissionDenied(int number) {
+      return "the permission was denied (error " + number + ")";
+    }
+  }
+
   /** Seconds from {@link #maxLsnTime} to {@link #observedAt}; empty when capture never ran. */
   public Optional<Double> maxLsnAgeSeconds() {
     return maxLsnTime.map(t -> Duration.between(t, observedAt).toMillis() / 1000.0);

@@ -432,11 +432,14 @@ public final class FakeCdcClient implements CdcClient {
         List.of());
   }
 
-  /** What a login without msdb and VIEW DATABASE STATE cannot read, as SqlCdcClient names it. */
+  /**
+   * What a login without msdb and VIEW DATABASE STATE cannot read, as SqlCdcClient names SQL Server's refusals
+   * (229 on msdb's table, 300 on the DMVs).
+   */
   static final List<String> HIDDEN = List.of(
-      "msdb.dbo.cdc_jobs: the SELECT permission was denied (the capture job's state and the cleanup retention)",
-      "sys.dm_cdc_log_scan_sessions: VIEW DATABASE STATE was denied (capture's last log scan)",
-      "sys.dm_cdc_errors: VIEW DATABASE STATE was denied (capture's errors)");
+      CaptureHealth.Source.CDC_JOBS.unreadable(CaptureHealth.Source.permissionDenied(229)),
+      CaptureHealth.Source.LOG_SCAN.unreadable(CaptureHealth.Source.permissionDenied(300)),
+      CaptureHealth.Source.CDC_ERRORS.unreadable(CaptureHealth.Source.permissionDenied(300)));
 
   private Instant local(java.time.LocalDateTime t) {
     return t.atZone(zone).toInstant();
@@ -448,7 +451,10 @@ public final class FakeCdcClient implements CdcClient {
     return this;
   }
 
-  /** Fails like SQL Server's preflight when the instance is unknown; the fake's capture always runs. */
+  /**
+   * Fails like SQL Server's preflight when the instance is unknown; a stopped capture job
+   * ({@link FakeCdcDatabase#stopCapture}) is the health probe's to report, as on SQL Server once capture ran.
+   */
   @Override
   public void preflight(String captureInstance) {
     minLsn(captureInstance);

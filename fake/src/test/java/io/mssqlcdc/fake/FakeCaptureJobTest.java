@@ -137,7 +137,10 @@ class FakeCaptureJobTest {
       assertThat(h.jobRunning()).isEmpty();
       assertThat(h.lastScanEnd()).isEmpty();
       assertThat(h.cleanupRetention()).isEmpty();
-      assertThat(h.unreadable()).hasSize(3).allMatch(u -> u.contains(" was denied ("));
+      assertThat(h.unreadable()).as("as SqlCdcClient reads SQL Server's refusals").containsExactly(
+          "msdb.dbo.cdc_jobs: the permission was denied (error 229) (the capture job's state and the cleanup retention)",
+          "sys.dm_cdc_log_scan_sessions: the permission was denied (error 300) (capture's last log scan)",
+          "sys.dm_cdc_errors: the permission was denied (error 300) (capture's errors)");
     }
     assertThatThrownBy(() -> db.cleanupRetention(Duration.ZERO)).isInstanceOf(CdcConfigException.class)
         .hasMessage("MSSQL_CDC-100: The cleanup retention must be a positive duration, or null for none, not 'PT0S'"

@@ -119,7 +119,7 @@ class CaptureHealthMonitorTest {
     now.set(T0.plusSeconds(5));
     m.check(client(), Optional.empty(), warnings::add);
     assertThat(warnings).singleElement().asString().startsWith("mssql_cdc: capture health is judged without what"
-        + " this login cannot read: msdb.dbo.cdc_jobs: the SELECT permission was denied");
+        + " this login cannot read: msdb.dbo.cdc_jobs: the permission was denied (error 229) (the capture job's state");
     assertThat(m.metrics()).containsEntry("captureState", "running").doesNotContainKey("retentionHeadroomSeconds");
 
     CaptureHealthMonitor fresh = monitor(Duration.ofSeconds(1), Optional.empty());

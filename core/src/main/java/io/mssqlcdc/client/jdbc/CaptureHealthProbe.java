@@ -1,6 +1,7 @@
 package io.mssqlcdc.client.jdbc;
 
 import io.mssqlcdc.client.CaptureHealth;
+import io.mssqlcdc.client.CaptureHealth.Source;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -63,7 +64,7 @@ final class CaptureHealthProbe {
         }
       }
     } catch (SQLException e) {
-      unreadable.add("msdb.dbo.cdc_jobs: " + reason(e) + " (the capture job's state and the cleanup retention)");
+      unreadable.add(Source.CDC_JOBS.unreadable(reason(e)));
     }
     Optional<Instant> scanEnd = Optional.empty();
     Optional<Double> latency = Optional.empty();
@@ -75,7 +76,7 @@ final class CaptureHealthProbe {
         latency = Optional.ofNullable(scan.get(0)[2]).map(v -> Double.parseDouble(v.strip()));
       }
     } catch (SQLException e) {
-      unreadable.add("sys.dm_cdc_log_scan_sessions: " + reason(e) + " (capture's last log scan)");
+      unreadable.add(Source.LOG_SCAN.unreadable(reason(e)));
     }
     Optional<Long> errors = Optional.empty();
     Optional<String> lastError = Optional.empty();
@@ -84,7 +85,7 @@ final class CaptureHealthProbe {
       errors = Optional.of(Long.parseLong(row[0].strip()));
       lastError = Optional.ofNullable(row[1]);
     } catch (SQLException e) {
-      unreadable.add("sys.dm_cdc_errors: " + reason(e) + " (capture's errors)");
+      unreadable.add(Source.CDC_ERRORS.unreadable(reason(e)));
     }
     return new CaptureHealth(now, maxLsnTime, running, scanEnd, latency, errors, lastError, retention, unreadable);
   }
@@ -105,7 +106,7 @@ final class CaptureHealthProbe {
   /** The refusal's kind and SQL Server's number, not the text (which may quote names but never secrets). */
   private static String reason(SQLException e) {
     return SqlServerErrors.classify(e) == SqlServerErrors.Kind.PERMISSION
-        ? "the permission was denied (error " + e.getErrorCode() + ")"
+        ? Source.permissionDenied(e.getErrorCode())
         : "not readable (error " + e.getErrorCode() + ": " + firstLine(e.getMessage()) + ")";
   }
 
