@@ -86,7 +86,11 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
   private final BatchWarnings pendingWarnings = new BatchWarnings();
   /** The driver's capture-health probe (issue 30), every {@code captureHealthIntervalSeconds}. */
   private final CaptureHealthMonitor captureHealth;
-  /** Capture-health events not yet in a batch's plan: the next planned batch records them (facts event rows). */
+  /**
+   * Capture-health events not yet in a batch's plan: the next planned batch records them (facts event rows).
+   * Only the query's execution thread touches it ({@code latestOffset} adds, the batch's planning drains), as
+   * {@link #pendingWarnings}.
+   */
   private final List<BatchEvent> pendingEvents = new ArrayList<>();
   private boolean preflighted;
 
