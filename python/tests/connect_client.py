@@ -95,6 +95,8 @@ try:
 except Exception as e:  # noqa: BLE001 - Spark's own error, not ours
     out["unknown_catalog"] = type(e).__name__ + ": " + str(e).splitlines()[0]
 seconds["notebook"] = time.monotonic() - t0 - seconds["sql"] - seconds["changes"]
+out["many"] = notebook_scenario.run_many_chunked(spark, source, f"{work}/many")
+seconds["many"] = time.monotonic() - t0 - seconds["sql"] - seconds["changes"] - seconds["notebook"]
 print("SECONDS " + json.dumps({k: round(v, 1) for k, v in seconds.items()}), flush=True)
 print("RESULT " + json.dumps(out, default=str), flush=True)
 spark.stop()

@@ -79,3 +79,42 @@ def run(spark: Any, source: str, work: str) -> Dict[str, Any]:
                               .toDelta())
     out["active"] = len(spark.streams.active)
     return out
+
+
+def run_many_chunked(spark: Any, source: str, work: str) -> Dict[str, Any]:
+    """``startMany`` with a chunked bootstrap, completed by ``backfill()`` waves between two runs, and
+    ``CdcStreams.awaitAll``/``stopAll``: on a classic session through the JVM, on a Connect one through
+    ``CALL start_many`` and ``CALL backfill`` and the session's ``spark.streams``."""
+    from mssql_cdc import CdcStream, CdcStreams
+
+    facts = f"{work}/facts"
+    opts = {"backend": "fake", "fakePath": source}
+
+    def streams():
+        return (CdcStream.builder(spark).options(opts).target(f"{work}/bronze_{{ci}}").appId("{ci}-many")
+                .checkpoint(f"{work}/checkpoint_{{ci}}").factsTable(facts).trigger("availableNow")
+                .snapshotMode("chunked").bootstrap(True))
+
+    def backfill():
+        return (CdcStream.builder(spark).options(opts).option("captureInstance", "dbo_orders")
+                .target(f"{work}/bronze_dbo_orders").appId("dbo_orders-many").factsTable(facts).backfill())
+
+    out: Dict[str, Any] = {}
+    first = streams().startMany(["dbo_orders"])
+    out["started"] = list(first)
+    out["first_failed"] = {ci: e.code for ci, e in CdcStreams.awaitAll(spark, first).items()}
+    wave = backfill().chunkRows(1).targetWaveSeconds(0).maxWaves(1).run()
+    rest = backfill().minHeadroomHours(0).targetWaveSeconds(0).run()
+    out["first_wave"] = {k: wave[k] for k in ("chunks_done", "chunks_total", "done", "paused")}
+    out["rest"] = {k: rest[k] for k in ("chunks_done", "chunks_total", "done", "state")}
+    out["same_snapshot"] = wave["snapshot"] == rest["snapshot"] and rest["snapshot"].startswith("0x")
+    second = streams().startMany(["dbo_orders"])
+    out["second_failed"] = {ci: e.code for ci, e in CdcStreams.awaitAll(spark, second, 600).items()}
+    CdcStreams.stopAll(spark, second)
+    bronze = spark.read.format("delta").load(f"{work}/bronze_dbo_orders")
+    out["snapshot_rows"] = sorted([r.order_id, r.status] for r in bronze.where("_operation = 0").collect())
+    f = spark.read.format("delta").load(facts)
+    out["bootstrap_rows"] = f.where("event = 'bootstrap'").count()
+    out["chunk_rows"] = f.where("event = 'snapshot_chunk'").count()
+    out["active"] = len(spark.streams.active)
+    return out

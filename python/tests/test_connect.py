@@ -5,7 +5,8 @@ the bundle, the fake, Delta and the ``cdc`` catalog; it writes the fake's histor
 Connect-only client (connect_client.py, run by the ``pyspark-client`` environment run-tests.sh builds:
 no JVM, no py4j): SHOW TABLES, the snapshot, CALL start_stream / apply_changes / finalized_until /
 reconcile; the change stream (``readStream.table``) and the ``CHANGES`` clause; and the ``mssql_cdc`` package's
-notebook code (notebook_scenario.py), which the classic session of the suite runs too: the two must see the same.
+notebook code (notebook_scenario.py: the pipeline, and startMany + backfill of a chunked bootstrap), which the
+classic session of the suite runs too: the two must see the same.
 Skipped, saying why, when there is no client environment or the server does not start."""
 
 from __future__ import annotations
@@ -159,12 +160,8 @@ def _check_notebook(nb):
     assert "did you mean 'maxCommitsPerBatch'" in nb["bad_option"]["message"]
 
 
-def test_the_same_notebook_code_runs_on_classic_and_on_spark_connect(connect_run, spark, tmp_path):
-    """notebook_scenario.run on the suite's classic session (the JVM gateway) over a fake with the server's
-    history, and on the Connect client (CALL): the same results, the same error codes and messages."""
-    sys.path.insert(0, str(HERE))
-    import notebook_scenario
-
+def _server_history(spark, tmp_path):
+    """A fake with the Connect server's history (connect_server.py): 3 orders, one paid, one deleted."""
     from mssql_cdc.testing import FakeDatabase
 
     db = FakeDatabase.create(spark, str(tmp_path / "source"))
@@ -174,6 +171,16 @@ def test_the_same_notebook_code_runs_on_classic_and_on_spark_connect(connect_run
                           for i in (1, 2, 3)])
     db.commit(lambda tx: tx.update("dbo.orders", {"order_id": 1, "status": "paid"}))
     db.commit(lambda tx: tx.delete("dbo.orders", [2]))
+    return db
+
+
+def test_the_same_notebook_code_runs_on_classic_and_on_spark_connect(connect_run, spark, tmp_path):
+    """notebook_scenario.run on the suite's classic session (the JVM gateway) over a fake with the server's
+    history, and on the Connect client (CALL): the same results, the same error codes and messages."""
+    sys.path.insert(0, str(HERE))
+    import notebook_scenario
+
+    db = _server_history(spark, tmp_path)
     classic = notebook_scenario.run(spark, db.path, str(tmp_path / "notebook"))
     connect = connect_run["notebook"]
     _check_notebook(classic)
@@ -184,3 +191,26 @@ def test_the_same_notebook_code_runs_on_classic_and_on_spark_connect(connect_run
     # What differs: the server's tracking cannot be joined from a client; a catalog must exist
     assert connect_run["join_all"].startswith("TrackingAttachment.joinAll is not available over Spark Connect")
     assert "nope" in connect_run["unknown_catalog"], connect_run["unknown_catalog"]
+
+
+def test_start_many_and_backfill_run_the_same_on_classic_and_on_spark_connect(connect_run, spark, tmp_path):
+    """startMany with a chunked bootstrap, backfill() waves, awaitAll and stopAll: through the JVM on the
+    classic session, through CALL start_many / backfill and spark.streams on the Connect client."""
+    sys.path.insert(0, str(HERE))
+    import notebook_scenario
+
+    db = _server_history(spark, tmp_path)
+    classic = notebook_scenario.run_many_chunked(spark, db.path, str(tmp_path / "many"))
+    connect = connect_run["many"]
+    for run in (classic, connect):
+        assert run["started"] == ["dbo_orders"], run
+        assert run["first_failed"] == {} and run["second_failed"] == {}, run
+        assert run["first_wave"]["paused"] is False, run
+        assert run["rest"]["done"] is True and run["rest"]["state"] == "done", run
+        assert run["rest"]["chunks_done"] == run["rest"]["chunks_total"] >= 2, run
+        assert run["same_snapshot"] is True, run
+        assert run["snapshot_rows"] == [[1, "paid"], [3, "new"]], run
+        assert run["bootstrap_rows"] == 1, run
+        assert run["chunk_rows"] == run["rest"]["chunks_total"], run
+        assert run["active"] == 0, run
+    assert connect == classic
