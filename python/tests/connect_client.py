@@ -40,6 +40,9 @@ try:
 except Exception as e:  # noqa: BLE001 - an availableNow query that already finished is no longer listed
     if "STREAMING_QUERY_NOT_FOUND" not in str(e):
         raise
+awaited = spark.sql(f"CALL cdc.system.await_tracking(queryId => '{started['query_id']}', timeoutSeconds => 300)").first()
+out["awaited"] = {"done": awaited["done"], "table_name": awaited["table_name"],
+                  "has_verdict": awaited["finalized_until"] is not None, "error": awaited["tracking_error"]}
 out["bronze_rows"] = spark.read.format("delta").load(p["bronze"]).count()
 
 applied = spark.sql(f"""CALL cdc.system.apply_changes(table => 'dbo.orders', bronze => '{p["bronze"]}',
@@ -84,11 +87,12 @@ import notebook_scenario  # noqa: E402
 from mssql_cdc import CdcError, Finalization  # noqa: E402
 
 out["notebook"] = notebook_scenario.run(spark, source, f"{work}/notebook")
+out["join_all"] = Finalization.tracking(spark, f"{work}/control", "hour").joinAll(10)
 try:
-    Finalization.tracking(spark, f"{work}/control", "hour").joinAll(10)
-    out["join_all"] = None
+    Finalization.tracking(spark, f"{work}/control", "hour").trackers()
+    out["trackers"] = None
 except CdcError as e:
-    out["join_all"] = str(e)
+    out["trackers"] = str(e)
 try:
     Finalization.finalizedUntil(spark, f"{work}/control", "x", catalog="nope")
     out["unknown_catalog"] = None

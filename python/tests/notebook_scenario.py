@@ -25,6 +25,9 @@ def run(spark: Any, source: str, work: str) -> Dict[str, Any]:
     out["query_id_is_text"] = isinstance(str(q.id), str) and len(str(q.id)) == 36
     q.awaitTermination()
     out["exception"] = None if q.exception() is None else str(q.exception())
+    # the tracking writes bronze's verdict after each batch on a thread of its own: wait for its last one
+    # (classic: the JVM's TrackingAttachment.joinAll; Connect: CALL await_tracking per started query)
+    out["joined"] = tracking.joinAll(300)
     out["bronze"] = sorted([r.order_id, r.status, r._operation]
                            for r in spark.read.format("delta").load(p["bronze"]).collect())
     facts = spark.read.format("delta").load(p["facts"])
@@ -35,8 +38,6 @@ def run(spark: Any, source: str, work: str) -> Dict[str, Any]:
     verdict = r.finalizedUntil()
     out["applied"] = {"rebuilt": r.rebuilt(), "bronze_found": r.bronzeFound(),
                       "applied_lsn_is_hex": (r.appliedLsn() or "").startswith("0x")}
-    # a datetime or None: the verdict follows the tracking of the stream's batches, which writes after
-    # each batch, asynchronously (classic: TrackingAttachment.joinAll waits for it; not over Connect)
     out["verdict_type"] = type(verdict).__name__
     out["applied_lsn"] = r.appliedLsn()
     out["silver"] = sorted([s.order_id, s.status, str(s.amount)] for s in

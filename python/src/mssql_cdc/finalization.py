@@ -166,7 +166,7 @@ class Finalization:
         if _connect.is_connect(spark):
             from mssql_cdc.stream import _ConnectTracking
 
-            return _ConnectTracking(control_table, granularity)  # type: ignore[return-value]
+            return _ConnectTracking(spark, control_table, granularity)  # type: ignore[return-value]
         with _gateway.translated(spark):
             return TrackingAttachment(spark, Finalization._cls(spark).tracking(control_table, granularity))
 

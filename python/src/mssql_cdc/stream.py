@@ -10,7 +10,8 @@ procedures with them (docs/PYSPARK.md, "Spark Connect").
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Mapping, Optional, Sequence, Union
+import time
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.streaming import StreamingQuery
@@ -97,6 +98,7 @@ class CdcStreamBuilder(_gateway.JvmBuilder):
         ``spark.streams.get`` of the started query's id)."""
         if self._rec is not None:
             row = self._call("start_stream", self._stream_params(table=self._table(), **self._targets()))[0]
+            self._tracked([row["query_id"]])
             return _connect_query(self._spark, row)
         with _gateway.translated(self._spark):
             return StreamingQuery(self._j.toDelta())
@@ -136,6 +138,13 @@ class CdcStreamBuilder(_gateway.JvmBuilder):
             params["controlTable"], params["granularity"] = attachment.control_table, attachment.granularity
         params["options"] = self._rec.reader_options()
         return params
+
+    def _tracked(self, query_ids: Sequence[str]) -> None:
+        """Tells the attached tracking (over Spark Connect) which queries it follows, for its joinAll."""
+        assert self._rec is not None and self._catalog is not None
+        attachment = self._rec.settings.get("attach")
+        if isinstance(attachment, _ConnectTracking):
+            attachment._record(self._catalog, query_ids)
 
     def snapshot(self, target: str, resnapshot: bool = False) -> Dict[str, Any]:
         """A full snapshot of the table into ``target`` (unless ``resnapshot``, the newest one the target
@@ -183,8 +192,9 @@ class CdcStreamBuilder(_gateway.JvmBuilder):
                 raise _connect.unsupported("startMany with per-instance option overrides",
                                            "pass a list, or start each with its options through toDelta()")
             params = self._stream_params(tables=list(capture_instances), **self._targets())
-            return {str(r["capture_instance"]): _connect_query(self._spark, r)
-                    for r in self._call("start_many", params)}
+            rows = self._call("start_many", params)
+            self._tracked([r["query_id"] for r in rows])
+            return {str(r["capture_instance"]): _connect_query(self._spark, r) for r in rows}
         arg: Any
         if isinstance(capture_instances, Mapping):
             arg = _gateway.jvm(self._spark).java.util.LinkedHashMap()
@@ -346,17 +356,30 @@ class _ConnectTracking:
     """``Finalization.tracking(spark, control, granularity)`` on a Spark Connect session: what
     ``start_stream``'s ``controlTable`` and ``granularity`` get (the server attaches the tracking)."""
 
-    def __init__(self, control_table: str, granularity: str) -> None:
+    def __init__(self, spark: Any, control_table: str, granularity: str) -> None:
+        self._spark = spark
         self.control_table = control_table
         self.granularity = granularity
+        self._started: List[Tuple[str, str]] = []  # (catalog, query id) of the queries started with it
+
+    def _record(self, catalog: str, query_ids: Sequence[str]) -> None:
+        self._started.extend((catalog, str(q)) for q in query_ids)
 
     def trackers(self) -> Any:
-        raise _connect.unsupported("TrackingAttachment.trackers", "read Finalization.finalizedUntil")
+        raise _connect.unsupported("TrackingAttachment.trackers", "read Finalization.finalizedUntil, or wait with "
+                                   "joinAll")
 
     def joinAll(self, timeout_seconds: float) -> bool:  # noqa: N802
-        raise _connect.unsupported("TrackingAttachment.joinAll",
-                                   "the server's tracking writes the verdict after each batch: read "
-                                   "Finalization.finalizedUntil")
+        """Waits until every query started with this tracking has ended and the server's tracking wrote its
+        last verdict (``CALL <catalog>.system.await_tracking`` per query); False when ``timeout_seconds``
+        passed first."""
+        deadline = time.monotonic() + float(timeout_seconds)
+        done = True
+        for catalog, query_id in self._started:
+            row = _connect.call(self._spark, catalog, "await_tracking", {
+                "queryId": query_id, "timeoutSeconds": max(0.0, deadline - time.monotonic())})[0]
+            done = done and bool(row["done"])
+        return done
 
     def __repr__(self) -> str:
         return f"Finalization.tracking({self.control_table!r}, {self.granularity!r})"

@@ -80,6 +80,15 @@ class CdcProceduresTest {
     assertThat(started.getString(4)).isEqualTo("dbo_orders");
     q.processAllAvailable();
     q.stop();
+    // the tracking writes on a thread of its own: await_tracking waits for its last verdict
+    Row awaited = call("CALL cdc_p.system.await_tracking(queryId => '" + started.getString(0).toUpperCase()
+        + "', timeoutSeconds => 120)");
+    assertThat(awaited.schema().fieldNames()).containsExactly("done", "table_name", "finalized_until",
+        "tracking_error");
+    assertThat(awaited.getBoolean(0)).isTrue();
+    assertThat(awaited.getString(1)).isEqualTo(dir.resolve("bronze").toString());
+    assertThat(awaited.get(2)).isEqualTo(LocalDateTime.of(2026, 3, 1, 10, 1));
+    assertThat(awaited.isNullAt(3)).isTrue();
     assertThat(SPARK.read().format("delta").load(dir.resolve("bronze").toString())
         .selectExpr("order_id", "status", "_operation").orderBy("_operation", "order_id", "status")
         .collectAsList().stream().map(Row::toString).toList())
@@ -219,6 +228,10 @@ class CdcProceduresTest {
     assertThatThrownBy(() -> SPARK.sql("CALL cdc_p.system.start_stream(table => 'dbo.orders', bronze => "
         + p("b2") + ", checkpoint => " + p("k2") + ")"))
         .hasMessageContaining("REQUIRED_PARAMETER_NOT_FOUND").hasMessageContaining("`appId`");
+    assertThatThrownBy(() -> SPARK.sql("CALL cdc_p.system.await_tracking(queryId => 'nope')"))
+        .hasMessageContaining("MSSQL_CDC-823")
+        .hasMessageContaining("await_tracking: queryId must be the query_id of a stream this server started with"
+            + " controlTable (start_stream or start_many) since it started, not 'nope'.");
     assertThatThrownBy(() -> SPARK.sql("CALL cdc_p.system.no_such_thing()"))
         .hasMessageContaining("FAILED_TO_LOAD_ROUTINE").rootCause()
         .hasMessageContaining("MSSQL_CDC-821")

@@ -67,7 +67,7 @@ final class StreamArgs {
       b.factsCommitIntervalSeconds(a.doubleValue("factsCommitIntervalSeconds"));
     }
     if (a.string("controlTable") != null) {
-      b.attach(Finalization.tracking(a.string("controlTable"), a.string("granularity")));
+      b.attach(TrackedStreams.registering(Finalization.tracking(a.string("controlTable"), a.string("granularity"))));
     }
     return b;
   }
