@@ -207,18 +207,38 @@ public final class LatencyCase implements BenchCase {
           idle.forEach(c -> byMethod.merge(c.method(), 1L, Long::sum));
           perIdle = idle.size() / (double) k;
         }
+        Map<String, Object> batchFigures = batchFigures(ctx, calls, seedBatches);
+        batchFigures.put("phaseMsMedian", phases(q, seedBatches));
         q.stop();
         drain(spark);
         List<io.mssqlcdc.bench.JobLog.Job> jobs = ctx.jobs().between(startMs, System.currentTimeMillis() + 1);
         return new Measured(latencies(spark, bronze, writerStart), commits.get(),
             spark.read().format("delta").load(bronze).count(), perIdle, byMethod,
-            batchFigures(ctx, calls, seedBatches), jobsPerBatch(jobs, seedBatches, lastBatch));
+            batchFigures, jobsPerBatch(jobs, seedBatches, lastBatch));
       } finally {
         if (q.isActive()) {
           q.stop();
         }
       }
     }
+  }
+
+  /**
+   * The medians over the measured micro-batches (after the seed, with rows) of Spark's phase
+   * durations ({@code triggerExecution}, {@code addBatch}: the sink, {@code latestOffset},
+   * {@code walCommit}, {@code commitOffsets}, ...), ms: where a batch's time went, every variant alike.
+   */
+  private static Map<String, Double> phases(StreamingQuery q, long seedBatch) {
+    Map<String, List<Double>> by = new java.util.TreeMap<>();
+    for (org.apache.spark.sql.streaming.StreamingQueryProgress p : q.recentProgress()) {
+      if (p.batchId() > seedBatch && p.numInputRows() > 0) {
+        p.durationMs().forEach((phase, ms) -> by.computeIfAbsent(phase, x -> new ArrayList<>()).add(ms.doubleValue()));
+      }
+    }
+    Map<String, Double> out = new LinkedHashMap<>();
+    by.forEach((phase, v) -> out.put(phase, Stats.median(v)));
+    out.put("batches", by.isEmpty() ? 0.0 : (double) by.values().iterator().next().size());
+    return out;
   }
 
   /**
@@ -282,7 +302,7 @@ public final class LatencyCase implements BenchCase {
       committedAt.put(r.getLong(0), r.getTimestamp(1).getTime());
     }
     Map<String, Long> versionOfFile = new HashMap<>();
-    for (Row r : spark.read().json(bronze + "/_delta_log/*.json").where(col("add").isNotNull())
+    for (Row r : spark.read().option("pathGlobFilter", "*.json").json(bronze + "/_delta_log").where(col("add").isNotNull())
         .select(col("add.path"), col("_metadata.file_name")).collectAsList()) {
       String path = r.getString(0);
       String name = r.getString(1);
