@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -46,7 +47,9 @@ import org.apache.spark.sql.streaming.Trigger;
  *       persist, no facts, no idempotence): a limit line.
  * </ul>
  *
- * The Spark jobs per measured micro-batch of each are counted from the job log by the batch id
+ * Each variant's workload starts with an unmeasured warm-up ({@link #warmUpMillis}: its sink's
+ * classes and the JIT warm, whichever variant runs first); the commits after it are measured, and
+ * the micro-batches from its end. The Spark jobs per measured micro-batch of each are counted from the job log by the batch id
  * Spark stamps on them. The idle triggers are counted for {@code DeltaSink} only (the source's
  * statements do not depend on the sink).
  */
@@ -74,7 +77,7 @@ public final class LatencyCase implements BenchCase {
   }
 
   /** What one variant measured. */
-  record Measured(double[] latenciesMs, long commits, long rowsInTable, double statementsPerIdleTrigger,
+  record Measured(double[] latenciesMs, long commits, long warmUpCommits, long rowsInTable, double statementsPerIdleTrigger,
       Map<String, Long> idleCalls, Map<String, Object> batches, String jobsPerBatch) {}
 
   @Override
@@ -90,7 +93,8 @@ public final class LatencyCase implements BenchCase {
     Map<String, Object> checks = new LinkedHashMap<>();
     for (Variant v : Variant.values()) {
       Measured x = m.get(v);
-      checks.put(v.label, Map.of("commits", x.commits(), "commitsMeasured", (long) x.latenciesMs().length,
+      checks.put(v.label, Map.of("commits", x.commits(), "warmUpCommits", x.warmUpCommits(),
+          "commitsMeasured", (long) x.latenciesMs().length,
           "bronzeRows", x.rowsInTable()));
     }
     checks.put("idleCalls", sink.idleCalls());
@@ -120,6 +124,11 @@ public final class LatencyCase implements BenchCase {
         "CdcClient calls (one statement each on SQL Server) over " + ctx.config().idleTriggers()
             + " idle triggers, driver and executors", Map.of("calls", sink.idleCalls()), Map.of()));
     return out;
+  }
+
+  /** The workload's unmeasured start per variant: a third of {@code latencySeconds}, at most 3 s. */
+  static long warmUpMillis(int latencySeconds) {
+    return Math.min(3_000L, latencySeconds * 1000L / 3);
   }
 
   private static double p(Measured m, double percentile) {
@@ -163,15 +172,23 @@ public final class LatencyCase implements BenchCase {
       long startMs = System.currentTimeMillis();
       StreamingQuery q = writer0.start();
       try {
-        awaitBatch(q, 0); // the seed: tables created, the JIT warm
-        long seedBatches = q.lastProgress().batchId();
+        awaitBatch(q, 0); // the seed: tables created
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong commits = new AtomicLong();
-        long writerStart = System.currentTimeMillis();
+        // The workload's first commits warm this variant's path (its sink's classes, the JIT) and are not measured:
+        // the writer notes the source's max LSN and its commit count when the warm-up ends, before its next commit.
+        long warmUpMs = warmUpMillis(ctx.config().latencySeconds());
+        long warmEnd = System.currentTimeMillis() + warmUpMs;
+        AtomicReference<String> measuredAfterLsn = new AtomicReference<>();
+        AtomicLong warmUpCommits = new AtomicLong();
         Thread writer = new Thread(() -> {
           long next = System.currentTimeMillis();
           while (!stop.get()) {
             long n = commits.get();
+            if (measuredAfterLsn.get() == null && System.currentTimeMillis() >= warmEnd) {
+              warmUpCommits.set(n);
+              measuredAfterLsn.set(db.client().maxLsn().orElseThrow().toString());
+            }
             db.commit(tx -> {
               // distinct keys within a commit, and a quantity no row had: every update writes its two rows
               for (int i = 0; i < ROWS_PER_COMMIT; i++) {
@@ -188,6 +205,8 @@ public final class LatencyCase implements BenchCase {
         }, "bench-latency-writer");
         writer.setDaemon(true);
         writer.start();
+        sleep(warmUpMs);
+        long seedBatches = q.lastProgress().batchId(); // the batches from here on are measured
         sleep(ctx.config().latencySeconds() * 1000L);
         stop.set(true);
         writer.join();
@@ -212,7 +231,10 @@ public final class LatencyCase implements BenchCase {
         q.stop();
         drain(spark);
         List<io.mssqlcdc.bench.JobLog.Job> jobs = ctx.jobs().between(startMs, System.currentTimeMillis() + 1);
-        return new Measured(latencies(spark, bronze, writerStart), commits.get(),
+        if (measuredAfterLsn.get() == null) {
+          throw new IllegalStateException("the latency writer made no commit after its " + warmUpMs + " ms warm-up");
+        }
+        return new Measured(latencies(spark, bronze, measuredAfterLsn.get()), commits.get(), warmUpCommits.get(),
             spark.read().format("delta").load(bronze).count(), perIdle, byMethod,
             batchFigures, jobsPerBatch(jobs, seedBatches, lastBatch));
       } finally {
@@ -290,12 +312,12 @@ public final class LatencyCase implements BenchCase {
   }
 
   /**
-   * Per source commit after {@code since}: the Delta commit time of the bronze version that added
+   * Per source commit after the LSN {@code after} (the warm-up's last): the Delta commit time of the bronze version that added
    * its rows (each row's file, found in the Delta log's {@code add} actions; the version's time from
    * the table's history) minus its commit time, ms. The same for every variant: no column or commit
    * metadata of the sink's is needed.
    */
-  private static double[] latencies(SparkSession spark, String bronze, long since) {
+  private static double[] latencies(SparkSession spark, String bronze, String after) {
     Map<Long, Long> committedAt = new HashMap<>();
     for (Row r : io.delta.tables.DeltaTable.forPath(spark, bronze).history().select("version", "timestamp")
         .collectAsList()) {
@@ -315,7 +337,7 @@ public final class LatencyCase implements BenchCase {
     Map<String, Long> commitTsOf = new HashMap<>();
     for (Row r : rows) {
       long commitTs = ((LocalDateTime) r.get(1)).toInstant(ZoneOffset.UTC).toEpochMilli();
-      if (commitTs < since) {
+      if (r.getString(0).compareTo(after) <= 0) { // canonical hex LSNs of one width: text order is LSN order
         continue;
       }
       Long version = versionOfFile.get(r.getString(2));
