@@ -33,7 +33,8 @@ import org.apache.spark.sql.types.StructType;
  *   <li>Parquet as a streaming file source with Trigger.AvailableNow into {@code noop}, timed like
  *       the candidate, so the streaming machinery's own share (offset and commit logs, the
  *       micro-batch's planning) is on both sides: issue 25's target, at least {@link #TARGET_STREAM}
- *       at every size;
+ *       at the default sizes (judged below {@code scale=10}; from there on printed in parentheses and
+ *       not judged, like the batch target below it);
  *   <li>a batch read: issue 25's target of at least {@link #TARGET_BATCH} applies at {@code scale=10}
  *       ({@link #BATCH_TARGET_SCALE} times the default rows or more); below it the figure is a limit
  *       line (at 200,000 rows a batch read measures Spark's per-query overhead more than the reader),
@@ -115,9 +116,14 @@ public final class SourceReadCase implements BenchCase {
     }
     Figure streamed = Figure.compared("1 source", shortLabel + ": vs Parquet as a streaming source", "rows/s",
         Comparison.rates(s.get("mssql_cdc")), "Parquet file stream, AvailableNow -> noop",
-        Comparison.rates(s.get("parquet stream")), TARGET_STREAM,
+        Comparison.rates(s.get("parquet stream")), atScale ? null : TARGET_STREAM,
         "both streams timed alike (summed triggerExecution): the streaming machinery's share is on both sides",
         details, Map.of()).withJobs(jobsPerRun(s.get("mssql_cdc")), jobsPerRun(s.get("parquet stream")));
+    if (atScale) {
+      // the stream target is the default size's: shown, not judged
+      streamed = streamed.withTarget(String.format(java.util.Locale.ROOT, "(>= %.2f at scale 1)", TARGET_STREAM),
+          null);
+    }
     Figure fileStream = Figure.compared("1 source", shortLabel + ": Spark's file stream vs the batch read", "rows/s",
         Comparison.rates(s.get("parquet stream")), "Parquet -> noop", Comparison.rates(s.get("parquet")), null,
         "Spark's own streaming file source over the same Parquet against the batch read: what streaming these rows"
