@@ -84,4 +84,34 @@ public record Figure(
         targetRatio == null ? null : String.format(java.util.Locale.ROOT, "%s %.2f", atMost ? "<=" : ">=", targetRatio),
         targetRatio == null ? null : atMost ? r <= targetRatio : r >= targetRatio, note, d, checks, MEASURED);
   }
+
+  /** This figure with {@code target} (as text) judged as {@code meets} (null: not judged at this size). */
+  public Figure withTarget(String target, Boolean meets) {
+    return new Figure(caseId, name, metric, value, baseline, baselineValue, ratio, ratioMin, ratioMax, reps, target,
+        meets, note, details, checks, status);
+  }
+
+  /**
+   * This figure with the Spark jobs per unit of work (per steady micro-batch, per call) of the
+   * candidate and of the baseline, as text ({@code "4+1"}: 4 on the batch's path, 1 beside it;
+   * null: not counted), kept in {@link #details} as {@code jobs} and {@code baselineJobs} and
+   * printed in the table's jobs column.
+   */
+  public Figure withJobs(String candidate, String baselineJobs) {
+    Map<String, Object> d = new LinkedHashMap<>(details);
+    d.put("jobs", candidate);
+    d.put("baselineJobs", baselineJobs);
+    return new Figure(caseId, name, metric, value, baseline, baselineValue, ratio, ratioMin, ratioMax, reps, target,
+        meetsTarget, note, d, checks, status);
+  }
+
+  /** The jobs column's text: candidate / baseline, or empty when neither was counted. */
+  public String jobsText() {
+    Object c = details.get("jobs");
+    Object b = details.get("baselineJobs");
+    if (c == null && b == null) {
+      return "";
+    }
+    return (c == null ? "-" : c) + " / " + (b == null ? "-" : b);
+  }
 }

@@ -18,17 +18,21 @@ import java.util.Map;
 public final class Report {
   private Report() {}
 
-  /** The figures as a fixed-width table. */
+  /**
+   * The figures as a fixed-width table; the jobs column holds the Spark jobs per unit of work
+   * (per steady micro-batch, per call) of the candidate / the baseline, where the case counts them.
+   */
   public static String table(List<Figure> figures) {
     List<String[]> rows = new ArrayList<>();
-    rows.add(new String[] {"case", "figure", "value", "baseline", "baseline value", "ratio", "spread", "target", ""});
+    rows.add(new String[] {"case", "figure", "value", "baseline", "baseline value", "ratio", "spread", "jobs", "target",
+        ""});
     for (Figure f : figures) {
       if (f.status().equals(Figure.PENDING)) {
-        rows.add(new String[] {f.caseId(), f.name(), "pending", "", "", "", "", "", ""});
+        rows.add(new String[] {f.caseId(), f.name(), "pending", "", "", "", "", "", "", ""});
         continue;
       }
       if (f.status().equals("failed")) {
-        rows.add(new String[] {f.caseId(), f.name(), "FAILED", "", "", "", "", "", ""});
+        rows.add(new String[] {f.caseId(), f.name(), "FAILED", "", "", "", "", "", "", ""});
         continue;
       }
       rows.add(new String[] {
@@ -37,6 +41,7 @@ public final class Report {
           f.ratio() == null ? "" : String.format(Locale.ROOT, "%.2f", f.ratio()),
           f.ratioMin() == null || f.reps() < 2 ? ""
               : String.format(Locale.ROOT, "%.2f-%.2f (%d)", f.ratioMin(), f.ratioMax(), f.reps()),
+          f.jobsText(),
           f.target() == null ? "" : f.target(),
           f.meetsTarget() == null ? "" : f.meetsTarget() ? "met" : "NOT MET"});
     }

@@ -92,9 +92,7 @@ final class Session implements Runnable {
       }
       db = new FakeBackend(server.fakeDirectory(), server.options());
       answers = new Answers(db, this);
-      Thread reader = new Thread(this::readLoop, "standin-reader-" + spid);
-      reader.setDaemon(true);
-      reader.start();
+      server.thread(this::readLoop, "standin-reader-" + spid);
       serve();
     } catch (IOException | InterruptedException e) {
       // the client went away, or the stand-in is closing

@@ -10,7 +10,9 @@ import java.net.Socket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -32,6 +34,8 @@ public final class SqlServerStandIn implements AutoCloseable {
   public record Executed(Statement kind, String via, String sql, List<String> params) {}
 
   private static final int LOG_LIMIT = 20_000;
+  private static final java.lang.management.ThreadMXBean THREADS =
+      java.lang.management.ManagementFactory.getThreadMXBean();
 
   private final Path fakeDirectory;
   private final StandInOptions options;
@@ -44,6 +48,9 @@ public final class SqlServerStandIn implements AutoCloseable {
   private final AtomicInteger connections = new AtomicInteger();
   private final AtomicInteger attentions = new AtomicInteger();
   private final Thread acceptor;
+  /** The stand-in's threads still running, and the CPU time of those that ended (serverCpuNanos). */
+  private final Set<Thread> liveThreads = new HashSet<>();
+  private long endedThreadsCpuNanos;
   private volatile boolean closed;
 
   private SqlServerStandIn(Path fakeDirectory, StandInOptions options) throws IOException {
@@ -52,9 +59,7 @@ public final class SqlServerStandIn implements AutoCloseable {
     this.faults = new Faults(options.database(), options.user());
     this.listener = new ServerSocket();
     listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
-    this.acceptor = new Thread(this::acceptLoop, "standin-accept-" + listener.getLocalPort());
-    acceptor.setDaemon(true);
-    acceptor.start();
+    this.acceptor = thread(this::acceptLoop, "standin-accept-" + listener.getLocalPort());
   }
 
   /** Serves the fake database in {@code fakeDirectory} with the default options. */
@@ -77,15 +82,53 @@ public final class SqlServerStandIn implements AutoCloseable {
         connections.incrementAndGet();
         Session session = new Session(this, s);
         sessions.add(session);
-        Thread t = new Thread(session, "standin-session-" + connections.get());
-        t.setDaemon(true);
-        t.start();
+        thread(session, "standin-session-" + connections.get());
       } catch (IOException e) {
         if (!closed) {
           problems.add("accept failed: " + e);
         }
         return;
       }
+    }
+  }
+
+  /** Starts a daemon thread of the stand-in's, whose CPU time {@link #serverCpuNanos()} counts. */
+  Thread thread(Runnable body, String name) {
+    Thread t = new Thread(() -> {
+      try {
+        body.run();
+      } finally {
+        long cpu = THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : 0;
+        synchronized (liveThreads) {
+          liveThreads.remove(Thread.currentThread());
+          endedThreadsCpuNanos += Math.max(0, cpu);
+        }
+      }
+    }, name);
+    t.setDaemon(true);
+    synchronized (liveThreads) {
+      liveThreads.add(t);
+    }
+    t.start();
+    return t;
+  }
+
+  /**
+   * The CPU time the stand-in's own threads (acceptor, sessions and their readers: the fake's reads
+   * and the TDS encoding, the work a real server does on its own machine) have used since it
+   * started, ended threads included; 0 where the JVM does not measure thread CPU time. The bench
+   * takes it out of the {@code backend=jdbc} path's CPU to measure the client's share apart.
+   */
+  public long serverCpuNanos() {
+    if (!THREADS.isThreadCpuTimeSupported()) {
+      return 0;
+    }
+    synchronized (liveThreads) {
+      long sum = endedThreadsCpuNanos;
+      for (Thread t : liveThreads) {
+        sum += Math.max(0, THREADS.getThreadCpuTime(t.getId())); // -1: not started yet, or just ended
+      }
+      return sum;
     }
   }
 

@@ -209,11 +209,12 @@ public final class BronzeIngestCase implements BenchCase {
                 + " same query into Delta's streaming sink; jobs per steady batch: DeltaSink "
                 + jobs(s.get(SINK)) + " (+ " + offPathJobs(s.get(SINK)) + " off its path: the facts commit)"
                 + ", Delta's sink " + jobs(s.get(DELTA_STREAM)),
-            details, checks),
+            details, checks).withJobs(sinkJobs(s.get(SINK)), jobs(s.get(DELTA_STREAM))),
         Figure.compared("3 bronze", shortLabel + ": vs idempotent foreachBatch append", "rows/s", sink,
             "foreachBatch append with txnAppId/txnVersion", Comparison.rates(s.get(IDEMPOTENT)), null,
             steadyNote + ": the same query with Delta's idempotent writes in a foreachBatch (jobs per steady batch "
-                + jobs(s.get(IDEMPOTENT)) + ")", Map.of(), Map.of()),
+                + jobs(s.get(IDEMPOTENT)) + ")", Map.of(), Map.of())
+            .withJobs(sinkJobs(s.get(SINK)), jobs(s.get(IDEMPOTENT))),
         Figure.compared("3 bronze", shortLabel + ": limit, cached appends", "rows/s", sink,
             "append of cached DataFrames to Delta, one per batch", cached, null,
             "the same rows appended from memory, no source, no stream, no idempotence (append 1 on): the physical"
@@ -221,16 +222,16 @@ public final class BronzeIngestCase implements BenchCase {
         Figure.compared("3 bronze", shortLabel + ": the sink's own cost", "rows/s", sink,
             "source -> foreachBatch append to Delta", bare, null,
             steadyNote + " of the same query with a bare append: no facts, no idempotence (jobs per steady batch "
-                + jobs(s.get(BARE)) + ")", Map.of(), Map.of()),
+                + jobs(s.get(BARE)) + ")", Map.of(), Map.of()).withJobs(sinkJobs(s.get(SINK)), jobs(s.get(BARE))),
         Figure.compared("3 bronze", shortLabel + ": Delta's price of exactly-once", "rows/s", deltaStream,
             "source -> foreachBatch append to Delta", bare, null,
             "Delta's streaming sink against the bare append of the same query: what Delta's own exactly-once costs",
-            Map.of(), Map.of()),
+            Map.of(), Map.of()).withJobs(jobs(s.get(DELTA_STREAM)), jobs(s.get(BARE))),
         Figure.compared("3 bronze", shortLabel + ": ceiling, no sink cost", "rows/s", bare,
             "append of cached DataFrames to Delta, one per batch", cached, null,
             "the bare foreachBatch append against the cached appends: the most any sink reading this source can reach"
                 + " (the source read and the stream's own work, without any cost of the sink's)",
-            Map.of(), Map.of()),
+            Map.of(), Map.of()).withJobs(jobs(s.get(BARE)), null),
         Figure.compared("3 bronze", shortLabel + ": with the stream's end", "rows/s", withTail(s.get(SINK)),
             "Delta's own streaming sink, with its end", withTail(s.get(DELTA_STREAM)), null,
             "the steady batches plus the time from the last batch's end to the query's termination (DeltaSink waits"
@@ -240,7 +241,7 @@ public final class BronzeIngestCase implements BenchCase {
             "Delta's own streaming sink, batch 0", firstRates(s.get(DELTA_STREAM)), null,
             "batch 0 of each new query: the sink's rewind check and table checks (creation in the first run); jobs:"
                 + " DeltaSink " + firstJobs(s.get(SINK)) + ", Delta's sink " + firstJobs(s.get(DELTA_STREAM)),
-            Map.of(), Map.of()));
+            Map.of(), Map.of()).withJobs(firstJobs(s.get(SINK)), firstJobs(s.get(DELTA_STREAM))));
   }
 
   private static Dataset<Row> source(SparkSession spark, Map<String, String> options) {
@@ -288,6 +289,11 @@ public final class BronzeIngestCase implements BenchCase {
   private static String jobs(List<Sample> samples) {
     List<Double> v = samples.stream().map(x -> (Double) x.checks().get("jobsPerSteadyBatch")).sorted().toList();
     return v.isEmpty() ? "n/a" : String.format(Locale.ROOT, "%.1f", v.get(v.size() / 2));
+  }
+
+  /** DeltaSink's jobs per steady batch, as text: on the batch's path, {@code +} those beside it (facts commits). */
+  private static String sinkJobs(List<Sample> samples) {
+    return jobs(samples) + "+" + offPathJobs(samples);
   }
 
   /** The median of the runs' jobs per steady batch made off the batch's path, as text. */

@@ -126,15 +126,16 @@ public final class SilverApplyCase implements BenchCase {
     variants.put("plain MERGE", rep -> fullMerge(ctx, w, silverSchema, ranked, "merge-full", last, 1, null));
     // The ceiling: what no apply from bronze can avoid beyond the baseline, one read of every change.
     variants.put(CEILING, rep -> fullMerge(ctx, w, silverSchema, ranked, "merge-full-read", last, 2, p.bronze));
+    List<List<JobLog.Job>> handJobs = new ArrayList<>();
     variants.put(HAND, rep -> {
       String table = ctx.scratch("hand-full").toString();
       last[3] = table;
-      long nanos = Comparison.time(() -> {
+      Timed t = timed(ctx, () -> {
         spark.createDataFrame(List.of(), silverSchema).write().format("delta").save(table);
         handWritten(spark, table, spark.read().format("delta").load(p.bronze));
-        return null;
-      }).nanos();
-      return new Sample(nanos, w.changeRows(), Map.of());
+      });
+      handJobs.add(t.jobs());
+      return new Sample(t.nanos(), w.changeRows(), Map.of());
     });
     Log.info("case 4 silver, full: %,d change rows over %,d keys", w.changeRows(), w.keys());
     Map<String, List<Sample>> s = Comparison.run(ctx.config().warmups(), ctx.config().heavyReps(), variants);
@@ -155,6 +156,8 @@ public final class SilverApplyCase implements BenchCase {
     details.put("ceilingSeconds", s.get(CEILING).stream().map(Sample::seconds).toList());
     details.put("handWrittenSeconds", s.get(HAND).stream().map(Sample::seconds).toList());
     details.putAll(jobDetails(jobs.subList(ctx.config().warmups(), jobs.size())));
+    details.put("handWrittenJobsPerCall", handJobs.subList(ctx.config().warmups(), handJobs.size()).stream()
+        .map(List::size).toList());
     details.put("lastMerge", mergeMetrics(spark, last[0]));
     details.put("baselineMerge", mergeMetrics(spark, last[1]));
     Figure f = Figure.compared("4 silver", "full: " + w.changeRows() / 1000 + "k changes over " + w.keys() / 1000
@@ -162,7 +165,7 @@ public final class SilverApplyCase implements BenchCase {
         Comparison.rates(s.get(HAND)), TARGET,
         "ApplyChanges' first call (control, facts, bronze probe, ranking, MERGE, position, verdict) against the"
             + " hand-written recipe over the same bronze into a new table",
-        details, checks);
+        details, checks).withJobs(perCall(jobs, ctx), perCall(handJobs, ctx));
     Figure limit = Figure.compared("4 silver", "full: limit, plain MERGE of ranked rows", "changes/s",
         Comparison.rates(s.get("ApplyChanges")), "plain Delta MERGE of the ranked rows",
         Comparison.rates(s.get("plain MERGE")), null,
@@ -240,15 +243,14 @@ public final class SilverApplyCase implements BenchCase {
       }).nanos();
       return new Sample(nanos, w.batchSize(), Map.of());
     });
+    List<List<JobLog.Job>> handJobs = new ArrayList<>();
     variants.put(HAND, rep -> {
       p.batch(rep, rankedByRep);
       String[] range = p.ranges.get(rep);
-      long nanos = Comparison.time(() -> {
-        handWritten(spark, hand, spark.read().format("delta").load(p.bronze)
-            .where(col("_start_lsn").gt(range[0]).and(col("_start_lsn").leq(range[1]))));
-        return null;
-      }).nanos();
-      return new Sample(nanos, w.batchSize(), Map.of());
+      Timed t = timed(ctx, () -> handWritten(spark, hand, spark.read().format("delta").load(p.bronze)
+          .where(col("_start_lsn").gt(range[0]).and(col("_start_lsn").leq(range[1])))));
+      handJobs.add(t.jobs());
+      return new Sample(t.nanos(), w.batchSize(), Map.of());
     });
     Log.info("case 4 silver, incremental: %,d change rows per batch into %,d keys in %d files", w.batchSize(),
         w.keys(), files);
@@ -265,6 +267,8 @@ public final class SilverApplyCase implements BenchCase {
     details.put("seconds", s.get("ApplyChanges").stream().map(Sample::seconds).toList());
     details.put("baselineSeconds", s.get("plain MERGE").stream().map(Sample::seconds).toList());
     details.putAll(jobDetails(jobs.subList(ctx.config().warmups(), jobs.size())));
+    details.put("handWrittenJobsPerCall", handJobs.subList(ctx.config().warmups(), handJobs.size()).stream()
+        .map(List::size).toList());
     details.put("merges", merges.subList(ctx.config().warmups(), merges.size()));
     details.put("baselineMerge", mergeMetrics(spark, baseline));
     return List.of(Figure.compared("4 silver", "incremental: " + w.batchSize() + " changes into " + w.keys() / 1000
@@ -272,7 +276,7 @@ public final class SilverApplyCase implements BenchCase {
         Comparison.rates(s.get(HAND)), TARGET,
         "a small batch into a silver clustered by key (" + files + " files): the per-call overhead and the pruning"
             + " by the batch's keys, against the hand-written recipe over the batch's bronze rows (by LSN range)",
-        details, checks),
+        details, checks).withJobs(perCall(jobs, ctx), perCall(handJobs, ctx)),
         Figure.compared("4 silver", "incremental: limit, plain MERGE of ranked rows", "changes/s",
             Comparison.rates(s.get("ApplyChanges")), "plain Delta MERGE of the ranked rows",
             Comparison.rates(s.get("plain MERGE")), null,
@@ -383,6 +387,26 @@ public final class SilverApplyCase implements BenchCase {
       throw new IllegalStateException("ApplyChanges did not find bronze");
     }
     return new Timed(nanos, ctx.jobs().between(fromMs, toMs));
+  }
+
+  /** {@code body}'s wall time and the Spark jobs it ran (the hand-written recipe, counted like a call). */
+  private static Timed timed(BenchContext ctx, Runnable body) {
+    long fromMs = System.currentTimeMillis();
+    long t0 = System.nanoTime();
+    body.run();
+    long nanos = System.nanoTime() - t0;
+    drain(ctx.spark());
+    return new Timed(nanos, ctx.jobs().between(fromMs, System.currentTimeMillis()));
+  }
+
+  /** The median of the measured calls' Spark jobs (the warm-ups left out), as text. */
+  private static String perCall(List<List<JobLog.Job>> calls, BenchContext ctx) {
+    List<List<JobLog.Job>> measured = calls.subList(Math.min(ctx.config().warmups(), calls.size()), calls.size());
+    if (measured.isEmpty()) {
+      return null;
+    }
+    return String.format(java.util.Locale.ROOT, "%.0f",
+        io.mssqlcdc.bench.Stats.median(measured.stream().map(c -> (double) c.size()).toList()));
   }
 
   private static void drain(SparkSession spark) {
