@@ -3,7 +3,7 @@
 # own after a `mvn -B -ntp -pl python -am verify` built the jars). Builds a virtual environment from
 # requirements-test.txt in the user's cache (MSSQL_CDC_VENV_CACHE, default ~/.cache/mssql-cdc-spark), one per
 # pins and Python version, reused by every checkout and build that has the same ones (a clean checkout
-# pays the download once per machine); builds this package as a user installs it into target/site (never
+# pays the download once per machine, about a minute); builds this package as a user installs it into target/site (never
 # into the shared environment), and runs pytest. Without Python 3.10+ it prints one line and succeeds.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -23,62 +23,57 @@ if [ -z "$python" ]; then
   exit 0
 fi
 
-stamp="$("$python" -c 'import sys, hashlib; print(sys.version.split()[0], hashlib.sha256(open(sys.argv[1], "rb").read()).hexdigest())' "$here/requirements-test.txt")"
 cache="${MSSQL_CDC_VENV_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mssql-cdc-spark}"
-venv="$cache/venv-$(printf '%s' "$stamp" | "$python" -c 'import sys, hashlib; print(hashlib.sha256(sys.stdin.read().encode()).hexdigest()[:16])')"
 mkdir -p "$cache"
-create_venv() {
-  if [ -f "$venv/.pins" ] && [ "$(cat "$venv/.pins")" = "$stamp" ]; then
-    echo "PySpark venv: reusing $venv ($stamp)"
-    return
-  fi
-  local start
-  start=$(date +%s)
-  # built where it lives (a venv's scripts name their own path); .pins, written last, marks it complete
-  rm -rf "$venv"
-  "$python" -m venv "$venv"
-  "$venv/bin/python" -m pip install --disable-pip-version-check --quiet -r "$here/requirements-test.txt"
-  echo "$stamp" > "$venv/.pins"
-  echo "PySpark venv: created $venv in $(( $(date +%s) - start )) s ($stamp)"
-}
-if command -v flock >/dev/null 2>&1; then
-  # two builds on one machine (worktrees, CI legs) create it once; the second waits and reuses it
-  exec 9>"$venv.lock"
-  flock 9
-  create_venv
-  flock -u 9
-else
-  create_venv
-fi
 
-# The Connect-only client of tests/test_connect.py: a second cached venv, pyspark-client (no JVM, no py4j).
-# When it cannot be built (no network on a fresh machine) that test skips, saying so; the rest runs.
-cstamp="$("$python" -c 'import sys, hashlib; print(sys.version.split()[0], hashlib.sha256(open(sys.argv[1], "rb").read()).hexdigest())' "$here/requirements-connect.txt")"
-cvenv="$cache/connect-$(printf '%s' "$cstamp" | "$python" -c 'import sys, hashlib; print(hashlib.sha256(sys.stdin.read().encode()).hexdigest()[:16])')"
-create_connect_venv() {
-  if [ -f "$cvenv/.pins" ] && [ "$(cat "$cvenv/.pins")" = "$cstamp" ]; then
-    return
+# cached_venv NAME REQUIREMENTS: prints the path of the cached virtual environment NAME-<key> with REQUIREMENTS
+# installed, building it when the cache has none; the key hashes the requirements file and the Python version, so
+# a changed pin or Python makes a new one. It is built in a temporary directory beside it and renamed into place
+# when complete (the scripts below call its bin/python only, which works from the new path): an interrupted build
+# leaves no half environment under the key, and two builds at once (worktrees, CI legs) both end with one. Returns
+# non-zero when pip fails (no network on a fresh machine), leaving nothing under the key.
+cached_venv() {
+  local name="$1" requirements="$2" stamp key venv tmp start
+  stamp="$("$python" -c 'import sys, hashlib; print(sys.version.split()[0], hashlib.sha256(open(sys.argv[1], "rb").read()).hexdigest())' "$requirements")"
+  key="$(printf '%s' "$stamp" | "$python" -c 'import sys, hashlib; print(hashlib.sha256(sys.stdin.read().encode()).hexdigest()[:16])')"
+  venv="$cache/$name-$key"
+  if [ -f "$venv/.pins" ] && [ "$(cat "$venv/.pins")" = "$stamp" ]; then
+    echo "$venv"
+    return 0
   fi
-  rm -rf "$cvenv"
-  if "$python" -m venv "$cvenv" \
-     && "$cvenv/bin/python" -m pip install --disable-pip-version-check --quiet -r "$here/requirements-connect.txt"; then
-    echo "$cstamp" > "$cvenv/.pins"
-    echo "Spark Connect client venv: created $cvenv ($cstamp)"
+  start=$(date +%s)
+  tmp="$(mktemp -d "$cache/.$name-$key.XXXXXX")"
+  if ! { "$python" -m venv "$tmp" >&2 \
+         && "$tmp/bin/python" -m pip install --disable-pip-version-check --quiet -r "$requirements" >&2; }; then
+    rm -rf "$tmp"
+    return 1
+  fi
+  echo "$stamp" > "$tmp/.pins"
+  # a directory without .pins is what the earlier in-place builds left when interrupted
+  if [ -d "$venv" ] && [ ! -f "$venv/.pins" ]; then
+    rm -rf "$venv"
+  fi
+  # rename(2) is atomic and refuses a non-empty target: when another build got there first, its copy is kept
+  if "$python" -c 'import os, sys; os.rename(sys.argv[1], sys.argv[2])' "$tmp" "$venv" 2>/dev/null; then
+    echo "PySpark tests: built $venv in $(( $(date +%s) - start )) s ($stamp)" >&2
+  else
+    rm -rf "$tmp"
+  fi
+  echo "$venv"
+}
+
+venv="$(cached_venv venv "$here/requirements-test.txt")"
+echo "PySpark venv: $venv"
+
+# The Connect-only client of tests/test_connect.py: a second cached venv, pyspark-client (no JVM, no py4j), built
+# only when that test can run (it is marked slow: every test, or tests named by arguments). When it cannot be
+# built (no network on a fresh machine) that test skips, saying so; the rest runs.
+if [ "$#" -gt 0 ] || [ "${MSSQL_CDC_ALL_TESTS:-0}" = "1" ]; then
+  if cvenv="$(cached_venv connect "$here/requirements-connect.txt")"; then
+    export MSSQL_CDC_CONNECT_PYTHON="$cvenv/bin/python"
   else
     echo "Spark Connect client venv: could not be built; tests/test_connect.py will skip"
-    rm -rf "$cvenv"
   fi
-}
-if command -v flock >/dev/null 2>&1; then
-  exec 8>"$cvenv.lock"
-  flock 8
-  create_connect_venv
-  flock -u 8
-else
-  create_connect_venv
-fi
-if [ -f "$cvenv/.pins" ]; then
-  export MSSQL_CDC_CONNECT_PYTHON="$cvenv/bin/python"
 fi
 
 # The package as a user installs it (a wheel through its own build backend), into this build's own

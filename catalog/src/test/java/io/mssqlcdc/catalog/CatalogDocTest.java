@@ -18,12 +18,14 @@ import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Keeps docs/SQL.md's procedure reference in step with the procedures the catalog registers. With
  * {@code -Dmssqlcdc.regenerateDocs=true} it rewrites the generated section instead of failing.
  */
+@Tag("spark")
 class CatalogDocTest {
   private static final Path DOC = Path.of("..", "docs", "SQL.md");
 

@@ -14,10 +14,12 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.Trigger;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The catalog's namespaces and tables over the fake: SQL reads the snapshot, a stream the changes. */
+@Tag("spark")
 class CdcCatalogTest {
   static final SparkSession SPARK = SharedDeltaSpark.spark();
 

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The CALL procedures over the fake, each against what the Java API does. */
+@Tag("spark")
 class CdcProceduresTest {
   static final SparkSession SPARK = SharedDeltaSpark.spark();
 

@@ -12,8 +12,10 @@ import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("spark")
 class CapturedValuesTest {
   private static final StructField[] FIELDS = new StructType()
       .add("_meta", DataTypes.StringType)

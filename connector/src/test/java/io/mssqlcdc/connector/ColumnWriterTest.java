@@ -20,6 +20,7 @@ import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * as the {@code UnsafeRow}s Spark makes of them, byte for byte, with one reused row re-filled
  * row after row (so a NULL after a value, and a value after a NULL, are covered).
  */
+@Tag("spark")
 class ColumnWriterTest {
   /** A column: its declared type and the values to cast, NULL included. */
   private record Column(String type, List<Object> values) {}

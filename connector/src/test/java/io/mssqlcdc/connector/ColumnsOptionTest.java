@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,6 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code MSSQL_CDC-100} message naming the option, the value and what is accepted (issue 8,
  * defect 9), never with Spark's raw parser error.
  */
+@Tag("spark")
 class ColumnsOptionTest {
   @TempDir Path tmp;
   FakeCdcDatabase db;

@@ -18,6 +18,7 @@ import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.Trigger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * fails in the middle, or its task is cancelled; so is the driver's. Counted by {@link FakeProbe}
  * over the real engine (local Spark runs executors in this JVM).
  */
+@Tag("spark")
 class ExecutorClientsCloseTest {
   @TempDir Path tmp;
   FakeCdcDatabase db;

@@ -18,6 +18,7 @@ import org.apache.spark.sql.streaming.Trigger;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * instances by name, older first; a column typed differently takes the newer type when it holds
  * the older's values, else the load fails; computed columns left out; reserved names refused.
  */
+@Tag("spark")
 class InferredSchemaTest {
   @TempDir Path tmp;
   FakeCdcDatabase db;

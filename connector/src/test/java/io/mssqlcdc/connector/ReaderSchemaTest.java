@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The Spark schema both readers give a table with one column of every SQL Server type family,
  * written out by hand: names, Spark types and nullability, metadata columns included.
  */
+@Tag("spark")
 class ReaderSchemaTest {
   @TempDir Path tmp;
   FakeCdcDatabase db;

@@ -11,8 +11,10 @@ import java.time.OffsetDateTime;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.unsafe.types.UTF8String;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("spark")
 class SparkValuesTest {
   private static Object cast(Object v, String type) {
     return SparkValues.converter("c", DataType.fromDDL(type)).convert(v);

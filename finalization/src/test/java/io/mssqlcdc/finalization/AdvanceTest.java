@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** advance / finalizedUntil / isFinal against a real Delta control table. */
 @Tag("slow")
+@Tag("spark")
 class AdvanceTest {
   @TempDir Path tmp;
   SparkSession spark = SharedDeltaSpark.spark();

@@ -18,10 +18,12 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** CdcStream tracking on its own when asked: {@code attach(Finalization.tracking(control, granularity))}. */
+@Tag("spark")
 class CdcStreamTrackingTest {
   private static final Duration WAIT = Duration.ofMinutes(3);
 

@@ -16,6 +16,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * commit; by MERGE, or by UPDATE when the caller read the row ({@code existing()}), falling back to
  * the MERGE when the row is missing.
  */
+@Tag("spark")
 class ControlRowMergeTest {
   private static final LocalDateTime T = LocalDateTime.of(2026, 3, 1, 10, 0);
 

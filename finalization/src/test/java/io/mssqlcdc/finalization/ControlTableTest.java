@@ -13,10 +13,12 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The control table on Delta: created at version 4 as the reference's, and older ones migrated. */
+@Tag("spark")
 class ControlTableTest {
   static final String COLUMNS = "struct<table_name:string,finalized_until:timestamp_ntz,end_lsn:string,"
       + "end_commit_ts:timestamp_ntz,updated_at:timestamp_ntz,applied_lsn:string,snapshot_lsn:string,"

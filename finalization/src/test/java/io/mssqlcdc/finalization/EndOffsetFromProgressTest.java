@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.mssqlcdc.connector.CdcOffset;
 import io.mssqlcdc.errors.CdcConfigException;
 import java.time.Instant;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Reading a source's end offset from a progress's JSON, as Spark and PySpark write it. */
+@Tag("spark")
 class EndOffsetFromProgressTest {
   private static final String OFFSET =
       "{\"lsn\":\"0x0000002A000001F00003\",\"commit_ts\":\"2026-03-01T10:42:17.123\",\"v\":1,\"source\":\"dbo.orders\"}";

@@ -32,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * listener advancing the verdict in a Delta control table after each batch.
  */
 @Tag("slow")
+@Tag("spark")
 class TrackTest {
   private static final Duration WAIT = Duration.ofMinutes(3);
 

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * removed by hand is reported as {@code CHUNK_ROWS} (reference-behaviour §17 step 9, issue 14 item 4).
  */
 @Tag("slow")
+@Tag("spark")
 class ChunkedSnapshotReconcileTest {
   @TempDir Path tmp;
 

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * steps, no timing), and between the counts and the row read of a sampled bucket.
  */
 @Tag("slow")
+@Tag("spark")
 class InFlightTest {
   @TempDir Path tmp;
 

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Date keys (before and after 1970) and composite keys with a NULL column, clean and tampered. */
 @Tag("slow")
+@Tag("spark")
 class KeyKindsTest {
   @TempDir Path tmp;
 

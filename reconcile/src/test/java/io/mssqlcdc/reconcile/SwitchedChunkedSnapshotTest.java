@@ -37,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * that bronze equals the source; reconcile agrees.
  */
 @Tag("slow")
+@Tag("spark")
 class SwitchedChunkedSnapshotTest {
   private static final DateTimeFormatter MILLIS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS");
   @TempDir Path tmp;

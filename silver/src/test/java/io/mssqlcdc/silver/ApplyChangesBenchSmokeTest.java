@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (docs/SILVER.md).
  */
 @Tag("slow")
+@Tag("spark")
 class ApplyChangesBenchSmokeTest {
   @TempDir Path tmp;
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * change that adds a job must say why here and raise the bound. Each step's jobs are named
  * {@code ApplyChanges <silver>: <step>} (the listing in the messages shows them).
  */
+@Tag("spark")
 class ApplyChangesJobsTest {
   private static final List<String> BY_ID = List.of("code", "status");
   private static final int FIRST_CALL = 33;

@@ -23,6 +23,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * {@code code}, whose updates move rows between keys (operation 3 of the old key, 4 of the new).
  */
 @Tag("slow")
+@Tag("spark")
 class ApplyChangesRandomTest {
   private static final List<String> BY_ID = List.of("code", "status");
   private static final List<String> BY_CODE = List.of("order_id", "status");

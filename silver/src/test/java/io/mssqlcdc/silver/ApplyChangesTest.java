@@ -10,10 +10,12 @@ import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** ApplyChanges' arguments, a missing bronze, and the order that keeps the verdict behind what was applied. */
+@Tag("spark")
 class ApplyChangesTest {
   private static final LocalDateTime T = LocalDateTime.of(2026, 3, 1, 10, 0);
   private static final List<String> COLUMNS = List.of("code", "status");

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * silver applies both (with the stream's options, which name them) and gains the newer instance's
  * column; rows of another table's instance fail the call, naming it.
  */
+@Tag("spark")
 class CaptureInstanceSwitchTest {
   @TempDir Path tmp;
 

@@ -10,9 +10,11 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.List;
 import org.apache.spark.sql.types.DataTypes;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Chunk bounds for range deletes (reference-behaviour §33 O9), and the facts' chunk and open rows. */
+@Tag("spark")
 class ChunkBoundsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 

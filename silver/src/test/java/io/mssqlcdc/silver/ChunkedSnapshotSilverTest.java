@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and holds its verdict while the snapshot is open.
  */
 @Tag("slow")
+@Tag("spark")
 class ChunkedSnapshotSilverTest {
   @TempDir Path tmp;
 

@@ -19,12 +19,14 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The one-pass ranking (issue 13): which bronze row is a key's latest image, written by hand so the
  * expected images do not come from the code under test, and what the pass reports besides.
  */
+@Tag("spark")
 class RankedChangesTest {
   private static final SparkSession SPARK = SharedDeltaSpark.spark();
   private static final LocalDateTime T = LocalDateTime.of(2026, 3, 1, 10, 0);

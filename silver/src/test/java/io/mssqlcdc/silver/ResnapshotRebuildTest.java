@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * alone, without the facts.
  */
 @Tag("slow")
+@Tag("spark")
 class ResnapshotRebuildTest {
   private static final List<String> COLUMNS = List.of("code", "status");
 

@@ -34,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * after the completion's MERGE, before the position, are repaired by the next call.
  */
 @Tag("slow")
+@Tag("spark")
 class SnapshotWavesTest {
   private static final SparkSession SPARK = SilverFixture.SPARK;
   private static final StructType BRONZE = StructType.fromDDL("_capture_instance STRING, _start_lsn STRING,"

@@ -10,6 +10,7 @@ import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.Trigger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * whose set transactions always come from the snapshot's computed state. Delta's own streaming
  * sink pays them as well (4 jobs a batch in the bench).
  */
+@Tag("spark")
 class DeltaSinkJobsTest {
   /** Bronze (3 state + 1 write, which counts the batch); the facts write is off the path. */
   static final int STEADY_BATCH_JOBS = 4;

@@ -38,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * facts committer's edge cases (group commits, held rows, a stop during a retry) carry the "slow" tag:
  * CI runs them (-Pall-tests), the README's test command keeps the crash points of every batch.
  */
+@Tag("spark")
 class DeltaSinkTest {
   @TempDir Path tmp;
   FakeCdcDatabase db;

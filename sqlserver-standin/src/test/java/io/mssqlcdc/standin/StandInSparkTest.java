@@ -19,6 +19,7 @@ import java.util.stream.IntStream;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * stand-in, which serves the same fake database a {@code backend=fake} read sees. The rows must
  * be the fake backend's, column for column.
  */
+@Tag("spark")
 class StandInSparkTest {
   @TempDir Path tmp;
   FakeCdcDatabase db;

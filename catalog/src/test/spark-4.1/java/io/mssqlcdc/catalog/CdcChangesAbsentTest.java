@@ -8,6 +8,7 @@ import io.mssqlcdc.fake.FakeCdcDatabase;
 import io.mssqlcdc.sink.SharedDeltaSpark;
 import java.nio.file.Path;
 import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * On Spark 4.1 (src/test/spark-4.1) the catalog loads and reads, and the {@code CHANGES} clause is
  * not there: 4.1's grammar has none (docs/SQL.md).
  */
+@Tag("spark")
 class CdcChangesAbsentTest {
   static final SparkSession SPARK = SharedDeltaSpark.spark();
 

@@ -14,6 +14,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.Trigger;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Spark 4.2's {@code CHANGES} clause over a catalog table (src/test/spark-4.2: the 4.1 line has no
  * change-data API): an LSN range returns the change stream's rows of that range.
  */
+@Tag("spark")
 class CdcChangesTest {
   static final SparkSession SPARK = SharedDeltaSpark.spark();
 

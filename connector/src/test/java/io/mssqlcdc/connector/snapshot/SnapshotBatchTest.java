@@ -21,10 +21,12 @@ import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.Scan;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The DSv2 batch without a query: planning once, what partitions carry, task metrics. */
+@Tag("spark")
 class SnapshotBatchTest {
   @TempDir
   Path dir;

@@ -15,6 +15,7 @@ import java.time.LocalDate;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The snapshot planner over the fake: {@code dbo.t (ID int PRIMARY KEY, day date, at time(7),
  * extra int)}, captured by {@code dbo_t} without {@code extra}; the calls it makes are recorded.
  */
+@Tag("spark")
 class SnapshotPlannerTest {
   @TempDir Path tmp;
   FakeCdcDatabase db;

@@ -29,10 +29,12 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code format("mssql_cdc_snapshot")} end to end on the fake, with real Spark (tiny tables). */
+@Tag("spark")
 class SnapshotReadTest {
   @TempDir
   Path dir;

@@ -14,6 +14,7 @@ import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the fake with real Spark: rows, bytes and seconds per chunk, and {@code high_lsn}, the
  * {@code max_lsn} read after the chunk.
  */
+@Tag("spark")
 class SnapshotReportsTest {
   /** Bytes of one (order_id int, status 'new') row's captured values. */
   private static final long ROW_BYTES = 4 + "new".length();

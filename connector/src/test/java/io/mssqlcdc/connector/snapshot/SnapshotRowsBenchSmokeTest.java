@@ -2,12 +2,14 @@ package io.mssqlcdc.connector.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Runs the bench at a tiny size and checks what it computes: {@code SnapshotRows} builds every
  * row of the cursor, in order, with its id. The real run is manual (docs/SNAPSHOT.md).
  */
+@Tag("spark")
 class SnapshotRowsBenchSmokeTest {
   @Test
   void bothVariantsSeeEveryRowInOrder() {

@@ -16,10 +16,12 @@ import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The snapshot's stamp over the fake (server clock UTC): which LSN, which commit time, which calls. */
+@Tag("spark")
 class SnapshotStampTest {
   @TempDir Path tmp;
   FakeCdcDatabase db;

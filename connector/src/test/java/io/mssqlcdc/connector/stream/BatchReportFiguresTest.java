@@ -14,6 +14,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * exact where the history fixes it (rows, bytes, offsets, watermark, {@code max_lsn}, lost
  * interval), plausible where it is a measurement (round trip, seconds, lag).
  */
+@Tag("spark")
 class BatchReportFiguresTest {
   /** Bytes of a change row's metadata columns: two LSN texts, three fixed-width values, the instance label. */
   private static final int METADATA_BYTES = 22 * 2 + 8 * 3;

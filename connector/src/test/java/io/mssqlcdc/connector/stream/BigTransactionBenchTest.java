@@ -2,6 +2,7 @@ package io.mssqlcdc.connector.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -9,6 +10,7 @@ import org.junit.jupiter.api.Test;
  * transaction. The memory figure in docs/SOURCE.md comes from running it with 1,000,000 rows of
  * 1 KB; a unit test asserts no memory bound (that depends on the JVM, its collector and the load).
  */
+@Tag("spark")
 class BigTransactionBenchTest {
   @Test
   void theQueryCountsEveryRowOfTheTransaction() throws Exception {

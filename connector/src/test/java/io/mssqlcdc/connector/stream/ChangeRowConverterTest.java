@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mssqlcdc.lsn.Lsn;
 import org.apache.spark.unsafe.types.UTF8String;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("spark")
 class ChangeRowConverterTest {
   @Test
   void lsnTextIsTheCanonicalTextAsUtf8() {

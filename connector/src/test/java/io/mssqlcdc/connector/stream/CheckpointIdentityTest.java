@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code ALTER SCHEMA ... TRANSFER}), which CDC keeps capturing under the same instance, resumes
  * with no gap and no duplicate, as the reference does.
  */
+@Tag("spark")
 class CheckpointIdentityTest {
   @TempDir Path tmp;
   FakeCdcDatabase db;

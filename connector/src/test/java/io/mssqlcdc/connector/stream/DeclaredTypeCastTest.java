@@ -13,6 +13,7 @@ import java.util.Map;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the stream and the snapshot fail naming the column and the value, unless
  * {@code allowPrecisionLoss=true}; on the fake with real Spark.
  */
+@Tag("spark")
 class DeclaredTypeCastTest {
   private static final String COLUMNS = "order_id INT, qty INT, amount DECIMAL(18,1)";
 

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.apache.spark.sql.streaming.StreamingQueryException;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * really throws: the driver's error inside a {@code StreamingQueryException}, a task's inside a
  * {@code SparkException}, and their text alone (what crosses Py4J or Spark Connect).
  */
+@Tag("spark")
 class ErrorPredicatesStreamTest {
   @TempDir Path tmp;
   FakeCdcDatabase db;

@@ -2,12 +2,14 @@ package io.mssqlcdc.connector.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Keeps the bench runnable and checks what it computes: both variants read every row written, in
  * commit order. The numbers in docs/FAKE.md come from running it with 500,000 rows.
  */
+@Tag("spark")
 class FakeShareBenchTest {
   @Test
   void bothVariantsReadEveryRowInOrder() throws Exception {

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.stream.IntStream;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@link FakeCdcDatabase}, {@code backend=fake}): exact per-batch outcomes, restarts on the same
  * checkpoint, data loss, capture-instance switches and schema changes.
  */
+@Tag("spark")
 class FakeStreamTest {
   @TempDir Path tmp;
   FakeCdcDatabase db;

@@ -14,10 +14,12 @@ import java.nio.file.Path;
 import java.time.Clock;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The initial offset: resolved once, persisted under the checkpoint, stable across restarts. */
+@Tag("spark")
 class InitialOffsetTest {
   @TempDir Path tmp;
 

@@ -16,6 +16,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.Trigger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * numPartitions splitting through the real engine. (Executor memory on a huge transaction is
  * measured by {@link BigTransactionBench}, not asserted by a unit test.)
  */
+@Tag("spark")
 class PartitioningStreamTest {
   @TempDir Path tmp;
 

@@ -21,10 +21,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import org.apache.spark.sql.types.DataTypes;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The planning logic without Spark: admission, cutting, splitting, DDL, retention, retries. */
+@Tag("spark")
 class PlanningLogicTest {
   @TempDir Path tmp;
 

@@ -13,6 +13,7 @@ import java.time.Clock;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code latestOffset} (issue 8, defect 11). (Spark 4.2's {@code MicroBatchExecution} asks for it
  * right after {@code latestOffset}; the contract holds for any caller.)
  */
+@Tag("spark")
 class ReportLatestOffsetTest {
   @TempDir Path tmp;
   FakeCdcDatabase db;

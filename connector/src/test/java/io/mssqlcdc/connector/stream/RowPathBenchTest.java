@@ -2,12 +2,14 @@ package io.mssqlcdc.connector.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Keeps the bench runnable and checks what it computes: both paths hand Spark the same values of
  * every row. Performance numbers come from running it with N = 1,000,000 (docs/SOURCE.md).
  */
+@Tag("spark")
 class RowPathBenchTest {
   @Test
   void bothPathsHandSparkTheSameRows() throws Exception {

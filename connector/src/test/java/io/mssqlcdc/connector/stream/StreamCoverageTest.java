@@ -31,6 +31,7 @@ import org.apache.spark.sql.connector.read.streaming.ReadLimit;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * says and checks, replays across a switch, an idle trigger's statements, and a checkpoint
  * directory as the Python reference leaves it.
  */
+@Tag("spark")
 class StreamCoverageTest {
   @TempDir Path tmp;
   FakeCdcDatabase db;

@@ -17,10 +17,12 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.connector.read.streaming.ReadLimit;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The stream's driver side called directly, over the fake: failures and offset checks. */
+@Tag("spark")
 class StreamDriverTest {
   @TempDir Path tmp;
   FakeCdcDatabase db;

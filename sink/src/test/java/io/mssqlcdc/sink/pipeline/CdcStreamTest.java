@@ -19,10 +19,12 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The pipeline entry point on the real engine over the fake: bootstrap, generations, switches, arguments. */
+@Tag("spark")
 class CdcStreamTest {
   @TempDir Path tmp;
   FakeCdcDatabase db;

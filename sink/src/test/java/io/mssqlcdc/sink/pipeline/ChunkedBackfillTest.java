@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Chunked snapshots beside the running stream, on the real engine over the fake (reference-behaviour §12.8-§12.10). */
 @Tag("slow")
+@Tag("spark")
 class ChunkedBackfillTest {
   @TempDir Path tmp;
   FakeCdcDatabase db;

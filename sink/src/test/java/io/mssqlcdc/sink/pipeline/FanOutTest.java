@@ -11,10 +11,12 @@ import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Many tables of one database at once (reference-behaviour §18). */
+@Tag("spark")
 class FanOutTest {
   @TempDir Path tmp;
   SparkSession spark = SharedDeltaSpark.spark();

@@ -29,6 +29,7 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * batch rows written under the reference's txn keys, and its Spark checkpoint (offsets with the
  * reference's JSON). Built from the formats the verified reference source writes.
  */
+@Tag("spark")
 class ReferenceStateTest {
   private static final DateTimeFormatter MILLIS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS");
   @TempDir Path tmp;

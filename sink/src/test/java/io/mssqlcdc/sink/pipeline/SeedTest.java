@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Seeding bronze from an existing copy of the table, then streaming from its LSN (reference-behaviour §12.7). */
 @Tag("slow")
+@Tag("spark")
 class SeedTest {
   static final LocalDateTime T0 = LocalDateTime.of(2026, 11, 30, 1, 0);
 

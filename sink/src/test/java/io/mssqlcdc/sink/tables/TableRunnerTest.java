@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Creating and migrating the library's tables with real Delta. */
 @Tag("slow")
+@Tag("spark")
 class TableRunnerTest {
   @TempDir Path tmp;
   SparkSession spark = SharedDeltaSpark.spark();
