@@ -38,6 +38,9 @@ final class CrashCase {
   /** The points of a chunked bootstrap and its backfill waves, drawn by chunked cases only. */
   static final List<CrashPoint> CHUNKED_POINTS = List.of(CrashPoint.CHUNKED_AFTER_OPEN, CrashPoint.BACKFILL_AFTER_READ,
       CrashPoint.BACKFILL_AFTER_APPEND);
+  /** The points of a full snapshot and of a re-snapshot, which a chunked case does not reach. */
+  static final List<CrashPoint> FULL_SNAPSHOT_POINTS = List.of(CrashPoint.SNAPSHOT_AFTER_STAMP,
+      CrashPoint.SNAPSHOT_AFTER_APPEND, CrashPoint.RESNAPSHOT_AFTER_RECOVERING, CrashPoint.RESNAPSHOT_BEFORE_SWITCH);
   /** Points on a query's own thread, where a stop can interrupt the batch. */
   static final List<CrashPoint> STOPPABLE = List.of(CrashPoint.SINK_BEFORE_BRONZE, CrashPoint.SINK_AFTER_BRONZE,
       CrashPoint.SINK_AFTER_FACTS);
@@ -76,14 +79,17 @@ final class CrashCase {
     this.chunked = point != null ? CHUNKED_POINTS.contains(point) : drawChunked;
     this.chunkRows = 1 + chunkDraw.nextInt(3);
     CrashPoint chunkedDrawn = CHUNKED_POINTS.get(chunkDraw.nextInt(CHUNKED_POINTS.size()));
-    this.point = point != null ? point : chunked && chunkDraw.nextBoolean() ? chunkedDrawn : drawn;
+    // a chunked case takes no full snapshot and purges nothing: the points of those are not drawn for it
+    boolean fullOnly = FULL_SNAPSHOT_POINTS.contains(drawn);
+    this.point = point != null ? point : chunked && (fullOnly || chunkDraw.nextBoolean()) ? chunkedDrawn : drawn;
     Kind k = kind != null ? kind : draw.nextInt(3) == 0 ? Kind.STOP : Kind.EXCEPTION;
     this.kind = STOPPABLE.contains(this.point) ? k : Kind.EXCEPTION;
     int drawnNth = switch (this.point) {
       // bootstrap's snapshot; the re-snapshot's, if the case purges, is their second hit
       case SNAPSHOT_AFTER_STAMP, SNAPSHOT_AFTER_APPEND -> 1;
       case RESNAPSHOT_AFTER_RECOVERING, RESNAPSHOT_BEFORE_SWITCH, CHUNKED_AFTER_OPEN -> 1;
-      case BACKFILL_AFTER_READ, BACKFILL_AFTER_APPEND -> 1 + draw.nextInt(2);
+      // round 0's one wave (a small table may need no second)
+      case BACKFILL_AFTER_READ, BACKFILL_AFTER_APPEND -> 1;
       case SILVER_AFTER_CONTROL_READ, SILVER_AFTER_MERGE, SILVER_AFTER_POSITION, SINK_FACTS_COMMIT ->
           1 + draw.nextInt(rounds - 1);
       default -> 1 + draw.nextInt(4);
