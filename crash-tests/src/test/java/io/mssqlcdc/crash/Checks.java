@@ -30,10 +30,12 @@ import org.apache.spark.sql.functions;
 final class Checks {
   private final Pipeline p;
   private final History h;
+  private final boolean chunked;
 
-  Checks(Pipeline p, History h) {
+  Checks(Pipeline p, History h, boolean chunked) {
     this.p = p;
     this.h = h;
+    this.chunked = chunked;
   }
 
   void all() {
@@ -95,9 +97,13 @@ final class Checks {
         throw new AssertionError("generation " + g + "'s snapshot at " + s.hex() + " is not after the purged changes,"
             + " which follow " + purges.get(g - 1).hex());
       }
-      Map<String, Integer> expectedSnapshot = new TreeMap<>();
-      h.tableAt(s).values().forEach(o -> expectedSnapshot.merge(image(o), 1, Integer::sum));
-      compare("bronze's snapshot of generation " + g + " at " + s.hex(), expectedSnapshot, snapshots.getOrDefault(s, Map.of()));
+      if (chunked && g == 0) {
+        chunkedSnapshot(s, snapshots.getOrDefault(s, Map.of()));
+      } else {
+        Map<String, Integer> expectedSnapshot = new TreeMap<>();
+        h.tableAt(s).values().forEach(o -> expectedSnapshot.merge(image(o), 1, Integer::sum));
+        compare("bronze's snapshot of generation " + g + " at " + s.hex(), expectedSnapshot, snapshots.getOrDefault(s, Map.of()));
+      }
       // Generation g holds the changes after its snapshot up to the last it could read before the next purge.
       Lsn end = g < purges.size() ? purges.get(g) : null;
       for (History.Commit c : h.commits()) {
@@ -111,6 +117,65 @@ final class Checks {
     }
     compare("bronze's change rows (each generation's after its snapshot)", expected, changes);
     return n;
+  }
+
+  /**
+   * A chunked snapshot at S: its chunks were read after S, beside the stream, so a row holds its key's state at S or
+   * at a later commit (the stream's changes after S bring the rest); each key at most once (a chunk read again after a
+   * crash must not add its rows twice); every chunk's facts row once, its rows those bronze holds for that chunk.
+   * Keys it missed would show in silver, which is checked against the model.
+   */
+  private void chunkedSnapshot(Lsn s, Map<String, Integer> rows) {
+    Map<Integer, java.util.Set<String>> states = new TreeMap<>();
+    List<Lsn> at = new ArrayList<>(List.of(s));
+    h.commits().stream().map(History.Commit::lsn).filter(l -> l.isAfter(s)).forEach(at::add);
+    for (Lsn l : at) {
+      h.tableAt(l).values().forEach(o -> states.computeIfAbsent(o.id(), k -> new TreeSet<>()).add(image(o)));
+    }
+    Map<Integer, Integer> perKey = new TreeMap<>();
+    List<String> wrong = new ArrayList<>();
+    rows.forEach((img, n) -> {
+      int id = Integer.parseInt(img.substring(0, img.indexOf('|')));
+      perKey.merge(id, n, Integer::sum);
+      if (!states.getOrDefault(id, Set.of()).contains(img)) {
+        wrong.add(img);
+      }
+    });
+    perKey.values().removeIf(n -> n == 1);
+    if (!perKey.isEmpty() || !wrong.isEmpty()) {
+      throw new AssertionError("the chunked snapshot at " + s.hex() + ": keys read more than once " + perKey
+          + "; rows no commit at or after S had " + wrong);
+    }
+    Map<Integer, Long> bronzeChunks = new TreeMap<>();
+    for (Row r : Pipeline.SPARK.read().format("delta").load(p.bronze).where("_operation = 0").groupBy("_chunk").count()
+        .collectAsList()) {
+      if (r.isNullAt(0)) {
+        throw new AssertionError("the chunked snapshot holds " + r.getLong(1) + " rows without a chunk");
+      }
+      bronzeChunks.put(r.getInt(0), r.getLong(1));
+    }
+    Map<Integer, Long> factsChunks = new TreeMap<>();
+    List<Integer> doubled = new ArrayList<>();
+    for (Row r : Pipeline.SPARK.read().format("delta").load(p.facts).where("event = 'snapshot_chunk'").collectAsList()) {
+      int chunk = io.mssqlcdc.sink.chunked.PyJson.parse(r.getAs("detail")).path("chunk").asInt();
+      if (factsChunks.put(chunk, r.getAs("rows")) != null) {
+        doubled.add(chunk);
+      }
+    }
+    List<Row> plans = Pipeline.SPARK.read().format("delta").load(p.facts).where("event = 'snapshot_plan'")
+        .collectAsList();
+    if (plans.size() != 1) {
+      throw new AssertionError("facts hold " + plans.size() + " snapshot_plan rows, not one");
+    }
+    int planned = io.mssqlcdc.sink.chunked.PyJson.parse(plans.get(0).<String>getAs("detail")).path("chunks").size();
+    if (!doubled.isEmpty() || factsChunks.size() != planned) {
+      throw new AssertionError("facts: snapshot_chunk rows of chunks " + factsChunks.keySet() + " (doubled " + doubled
+          + "), the plan has " + planned);
+    }
+    factsChunks.values().removeIf(v -> v == 0);
+    if (!factsChunks.equals(bronzeChunks)) {
+      throw new AssertionError("snapshot_chunk rows " + factsChunks + ", bronze's chunks " + bronzeChunks);
+    }
   }
 
   /** Lists what {@code actual} lacks (lost) and holds too often or without cause (doubled or unexpected). */

@@ -35,6 +35,12 @@ final class CrashCase {
       CrashPoint.SINK_FACTS_COMMIT, CrashPoint.SINK_AFTER_FACTS, CrashPoint.SNAPSHOT_AFTER_STAMP,
       CrashPoint.SNAPSHOT_AFTER_APPEND, CrashPoint.SILVER_AFTER_CONTROL_READ, CrashPoint.SILVER_AFTER_MERGE,
       CrashPoint.SILVER_AFTER_POSITION, CrashPoint.RESNAPSHOT_AFTER_RECOVERING, CrashPoint.RESNAPSHOT_BEFORE_SWITCH);
+  /** The points of a chunked bootstrap and its backfill waves, drawn by chunked cases only. */
+  static final List<CrashPoint> CHUNKED_POINTS = List.of(CrashPoint.CHUNKED_AFTER_OPEN, CrashPoint.BACKFILL_AFTER_READ,
+      CrashPoint.BACKFILL_AFTER_APPEND);
+  /** The points of a full snapshot and of a re-snapshot, which a chunked case does not reach. */
+  static final List<CrashPoint> FULL_SNAPSHOT_POINTS = List.of(CrashPoint.SNAPSHOT_AFTER_STAMP,
+      CrashPoint.SNAPSHOT_AFTER_APPEND, CrashPoint.RESNAPSHOT_AFTER_RECOVERING, CrashPoint.RESNAPSHOT_BEFORE_SWITCH);
   /** Points on a query's own thread, where a stop can interrupt the batch. */
   static final List<CrashPoint> STOPPABLE = List.of(CrashPoint.SINK_BEFORE_BRONZE, CrashPoint.SINK_AFTER_BRONZE,
       CrashPoint.SINK_AFTER_FACTS);
@@ -46,6 +52,13 @@ final class CrashCase {
   final int rounds;
   /** The round whose changes CDC cleanup purges before the stream reads them (a re-snapshot), or -1. */
   final int purgeRound;
+  /**
+   * Whether the bootstrap is a chunked snapshot completed by backfill waves (a chunked point given, or drawn for 1
+   * seed in 4 from a draw of its own, the other draws unchanged); such a case purges nothing.
+   */
+  final boolean chunked;
+  /** A chunked case's chunk size (1-3 rows: several chunks and waves of a small table). */
+  final int chunkRows;
   private final Random rnd;
   private final List<String> log = new ArrayList<>();
   private volatile CompletableFuture<StreamingQuery> current = new CompletableFuture<>();
@@ -60,13 +73,23 @@ final class CrashCase {
     this.seed = seed;
     this.rounds = rounds;
     Random draw = new Random(seed ^ 0x5DEECE66DL);
-    this.point = point != null ? point : POINTS.get(draw.nextInt(POINTS.size()));
+    Random chunkDraw = new Random(seed * 7919 + 17);
+    boolean drawChunked = chunkDraw.nextInt(4) == 0;
+    CrashPoint drawn = POINTS.get(draw.nextInt(POINTS.size()));
+    this.chunked = point != null ? CHUNKED_POINTS.contains(point) : drawChunked;
+    this.chunkRows = 1 + chunkDraw.nextInt(3);
+    CrashPoint chunkedDrawn = CHUNKED_POINTS.get(chunkDraw.nextInt(CHUNKED_POINTS.size()));
+    // a chunked case takes no full snapshot and purges nothing: the points of those are not drawn for it
+    boolean fullOnly = FULL_SNAPSHOT_POINTS.contains(drawn);
+    this.point = point != null ? point : chunked && (fullOnly || chunkDraw.nextBoolean()) ? chunkedDrawn : drawn;
     Kind k = kind != null ? kind : draw.nextInt(3) == 0 ? Kind.STOP : Kind.EXCEPTION;
     this.kind = STOPPABLE.contains(this.point) ? k : Kind.EXCEPTION;
     int drawnNth = switch (this.point) {
       // bootstrap's snapshot; the re-snapshot's, if the case purges, is their second hit
       case SNAPSHOT_AFTER_STAMP, SNAPSHOT_AFTER_APPEND -> 1;
-      case RESNAPSHOT_AFTER_RECOVERING, RESNAPSHOT_BEFORE_SWITCH -> 1;
+      case RESNAPSHOT_AFTER_RECOVERING, RESNAPSHOT_BEFORE_SWITCH, CHUNKED_AFTER_OPEN -> 1;
+      // round 0's one wave (a small table may need no second)
+      case BACKFILL_AFTER_READ, BACKFILL_AFTER_APPEND -> 1;
       case SILVER_AFTER_CONTROL_READ, SILVER_AFTER_MERGE, SILVER_AFTER_POSITION, SINK_FACTS_COMMIT ->
           1 + draw.nextInt(rounds - 1);
       default -> 1 + draw.nextInt(4);
@@ -74,14 +97,16 @@ final class CrashCase {
     this.nth = nth > 0 ? nth : drawnNth;
     boolean resnapshotPoint = this.point == CrashPoint.RESNAPSHOT_AFTER_RECOVERING
         || this.point == CrashPoint.RESNAPSHOT_BEFORE_SWITCH;
-    this.purgeRound = resnapshotPoint || draw.nextInt(3) == 0 ? 1 + draw.nextInt(rounds - 1) : -1;
+    int purge = resnapshotPoint || draw.nextInt(3) == 0 ? 1 + draw.nextInt(rounds - 1) : -1;
+    this.purgeRound = chunked ? -1 : purge;
     this.rnd = new Random(seed);
   }
 
   /** One line naming the case, for reports. */
   String describe() {
     return "seed " + seed + ", point " + point.id() + " (hit " + nth + "), kind " + kind
-        + (purgeRound < 0 ? "" : ", purge in round " + purgeRound);
+        + (purgeRound < 0 ? "" : ", purge in round " + purgeRound)
+        + (chunked ? ", chunked bootstrap (" + chunkRows + " rows a chunk)" : "");
   }
 
   /** The command that runs this case alone. */
@@ -123,12 +148,24 @@ final class CrashCase {
       int perBatch = 1 + rnd.nextInt(3);
       step("stream round " + round, () -> stream(p, perBatch));
       h.streamed();
+      if (chunked) {
+        // round 0: one wave (the snapshot stays open beside the stream); later rounds: the rest
+        int waves = round == 0 ? 1 : 0;
+        boolean last = round > 0;
+        step("backfill round " + round, () -> {
+          String state = p.backfill(chunkRows, waves).state();
+          log.add("backfill: " + state);
+          if (last && !state.equals("done")) {
+            throw new AssertionError("a backfill without limits ended " + state + ", not done");
+          }
+        });
+      }
       if (round > 0) {
         step("apply round " + round, () -> apply(p, h));
       }
     }
     CrashPoints.disarm();
-    new Checks(p, h).all();
+    new Checks(p, h, chunked).all();
     log.add("checked");
   }
 
@@ -157,7 +194,7 @@ final class CrashCase {
 
   private void stream(Pipeline p, int perBatch) {
     current = new CompletableFuture<>();
-    StreamingQuery q = p.startStream(perBatch);
+    StreamingQuery q = p.startStream(perBatch, chunked);
     current.complete(q);
     try {
       q.awaitTermination();

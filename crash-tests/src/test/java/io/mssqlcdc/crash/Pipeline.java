@@ -46,11 +46,26 @@ final class Pipeline {
     return Map.of("backend", "fake", "fakePath", db.path().toString(), "captureInstance", History.CAPTURE_INSTANCE);
   }
 
-  /** The stream, AvailableNow, up to {@code maxCommitsPerBatch} commits a micro-batch. */
-  StreamingQuery startStream(int maxCommitsPerBatch) {
-    return CdcStream.builder(SPARK).options(options()).option("maxCommitsPerBatch", Integer.toString(maxCommitsPerBatch))
-        .target(bronze).appId("orders").checkpoint(checkpoint).factsTable(facts).trigger("availableNow")
-        .bootstrap(true).onDataLoss("resnapshot").resnapshotIntervalDays(0).attach(tracking).toDelta();
+  /**
+   * The stream, AvailableNow, up to {@code maxCommitsPerBatch} commits a micro-batch; {@code chunked}: its bootstrap
+   * is a chunked snapshot (the open row at S; the rows come from {@link #backfill} waves).
+   */
+  StreamingQuery startStream(int maxCommitsPerBatch, boolean chunked) {
+    return builder(chunked).option("maxCommitsPerBatch", Integer.toString(maxCommitsPerBatch)).attach(tracking)
+        .toDelta();
+  }
+
+  private CdcStream.Builder builder(boolean chunked) {
+    CdcStream.Builder b = CdcStream.builder(SPARK).options(options()).target(bronze).appId("orders")
+        .checkpoint(checkpoint).factsTable(facts).trigger("availableNow").bootstrap(true).onDataLoss("resnapshot")
+        .resnapshotIntervalDays(0);
+    return chunked ? b.snapshot("chunked").option("numPartitions", "2") : b;
+  }
+
+  /** A backfill call of the chunked bootstrap: chunks of {@code chunkRows}, at most {@code maxWaves} (0: all). */
+  io.mssqlcdc.sink.pipeline.BackfillStatus backfill(long chunkRows, int maxWaves) {
+    io.mssqlcdc.sink.pipeline.Backfill b = builder(true).backfill().chunkRows(chunkRows).targetWaveSeconds(0);
+    return (maxWaves > 0 ? b.maxWaves(maxWaves) : b).run();
   }
 
   /** Waits for the finalization trackers of the queries started so far. */

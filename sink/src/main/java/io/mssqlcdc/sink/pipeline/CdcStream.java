@@ -562,7 +562,11 @@ public final class CdcStream {
     /**
      * A bootstrap of a table empty at its stamp: it left no operation-0 row in bronze, only its facts event (rows 0).
      * Found there, it is not taken again (issue 29's crash suite, seed 1019: a second snapshot of generation 0 at every
-     * start until the table had rows).
+     * start until the table had rows). Like a snapshot in bronze, whose rows are matched by the capture instances of
+     * the stream's lineage, the event must belong to that lineage: its stamp at or after the earliest {@code start_lsn}
+     * of the table's instances (a facts row names no instance; an instance that took the stamp was live then, and
+     * every instance live since is in the list). An empty bootstrap of an instance dropped before them is stale: the
+     * table may have changed while no instance captured it. Of several, the latest, as {@link Snapshots#last} takes.
      */
     private Optional<TakenSnapshot> emptyBootstrap() {
       if (facts == null || !io.mssqlcdc.sink.tables.DeltaTables.exists(spark, facts)) {
@@ -572,13 +576,29 @@ public final class CdcStream {
           .where(org.apache.spark.sql.functions.col(FactsColumn.APP_ID.column()).equalTo(ids.sinkId(0))
               .and(org.apache.spark.sql.functions.col(FactsColumn.ROWS.column()).equalTo(0L)))
           .select(FactsColumn.MAX_LSN.column(), FactsColumn.MAX_COMMIT_TS.column()).collectAsList();
-      if (rows.isEmpty()) {
+      Optional<io.mssqlcdc.lsn.Lsn> lineageStart = client.captureInstances(captureInstance).stream()
+          .map(io.mssqlcdc.client.CaptureInstance::startLsn).filter(java.util.Objects::nonNull)
+          .min(java.util.Comparator.naturalOrder());
+      Row best = null;
+      io.mssqlcdc.lsn.Lsn bestLsn = null;
+      for (Row r : rows) {
+        io.mssqlcdc.lsn.Lsn lsn = io.mssqlcdc.lsn.Lsn.parse(r.getString(0));
+        if (lineageStart.isPresent() && lsn.compareTo(lineageStart.get()) < 0) {
+          LOG.info("{}: the empty bootstrap at {} is older than the capture instances of {} (from {}): not reused",
+              target, lsn, captureInstance, lineageStart.get());
+          continue;
+        }
+        if (bestLsn == null || lsn.compareTo(bestLsn) > 0) {
+          best = r;
+          bestLsn = lsn;
+        }
+      }
+      if (best == null) {
         return Optional.empty();
       }
-      Row r = rows.get(0);
-      java.time.Instant ts = r.isNullAt(1) ? null
-          : ((java.time.LocalDateTime) r.get(1)).toInstant(java.time.ZoneOffset.UTC);
-      return Optional.of(TakenSnapshot.found(io.mssqlcdc.lsn.Lsn.parse(r.getString(0)), ts));
+      java.time.Instant ts = best.isNullAt(1) ? null
+          : ((java.time.LocalDateTime) best.get(1)).toInstant(java.time.ZoneOffset.UTC);
+      return Optional.of(TakenSnapshot.found(bestLsn, ts));
     }
 
     private Optional<io.mssqlcdc.sink.chunked.ChunkedOpen> reusableOpen() {

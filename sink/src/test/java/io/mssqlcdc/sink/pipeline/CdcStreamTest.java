@@ -134,6 +134,40 @@ class CdcStreamTest {
     assertThat(BronzeImages.latest(spark, bronze, "order_id", List.of("status"))).isEqualTo(table());
   }
 
+  /**
+   * The empty bootstrap's event is found only within the capture instance lineage the stream reads, as a snapshot in
+   * bronze is (its rows are matched by capture instance): an empty bootstrap taken on an instance since dropped is
+   * not the current one. Before the fix a new checkpoint on the table's new instance started at that stale stamp,
+   * before the instance's start: MSSQL_CDC-200 (changes "purged"), and the rows written while CDC was off were not in
+   * bronze.
+   */
+  @Test
+  void anEmptyBootstrapOfADroppedCaptureInstanceIsNotTakenForTheCurrentOne() throws Exception {
+    await(builder().bootstrap(true).toDelta());
+    String stale = facts().where("event = 'bootstrap'").first().getAs("max_lsn");
+    db.disableCdc("dbo_orders");
+    insert(1, "new");
+    insert(2, "paid");
+    db.enableCdc("dbo", "orders", "dbo_orders_v2");
+    Lsn three = insert(3, "new");
+
+    // A new checkpoint (the stream reset after CDC was enabled again), on the same tables and appId: it starts where
+    // bootstrap says. (The old checkpoint resumes on the dropped instance's offset whatever bootstrap finds.)
+    ckpt = tmp.resolve("ckpt2").toString();
+    await(builder().option("captureInstance", "dbo_orders_v2").bootstrap(true).toDelta());
+    List<Row> snap = bronzeRows().where("_operation = 0").orderBy("order_id").collectAsList();
+    assertThat(snap).hasSize(3);
+    String stamp = snap.get(0).getAs("_snapshot");
+    assertThat(Lsn.parse(stamp)).isNotEqualTo(Lsn.parse(stale));
+    assertThat(snap.stream().map(r -> r.getAs("order_id") + "," + r.getAs("_snapshot") + ","
+        + r.getAs("_capture_instance")).toList())
+        .containsExactly("1," + stamp + ",dbo_orders_v2", "2," + stamp + ",dbo_orders_v2",
+            "3," + stamp + ",dbo_orders_v2");
+    assertThat(Lsn.parse(stamp).compareTo(three)).isGreaterThanOrEqualTo(0);
+    assertThat(BronzeImages.latest(spark, bronze, "order_id", List.of("status"))).isEqualTo(table());
+  }
+
+
   @Test
   void retentionLossOpensGenerationOneWithTheGapRecorded() throws Exception {
     insert(1, "new");
