@@ -79,16 +79,13 @@ class CaptureHealthIT {
   void leastPrivilegeLoginNamesWhatItCannotRead() {
     ItServer server = ItServer.get();
     String table = ItTables.unique("healthpriv");
-    String login = ItTables.unique("cdc_health");
-    String password = "It-" + Long.toHexString(System.nanoTime()) + "-Aa1!";
     try (SqlServerContractHistory admin = new SqlServerContractHistory(server)) {
       String ci = admin.createTrackedTable(table);
       admin.commit(table, List.of(RowOp.insert(1, "a", "1.00")));
-      server.exec("CREATE LOGIN [" + login + "] WITH PASSWORD = N'" + password + "', CHECK_POLICY = OFF");
-      server.exec("CREATE USER [" + login + "] FOR LOGIN [" + login + "]");
-      server.exec("GRANT SELECT ON dbo.[" + table + "] TO [" + login + "]");
+      ItServer.Login login = server.tableReader("cdc_health", table);
+      String password = login.password();
       try (SqlCdcClient reader = SqlCdcClient.open(CdcReaderOptions.parse(
-          Map.of("captureInstance", ci, "connectionString", server.urlAs(login, password)), CdcReaderOptions.Reader.STREAM))) {
+          Map.of("captureInstance", ci, "connectionString", login.url()), CdcReaderOptions.Reader.STREAM))) {
         CaptureHealth h = reader.captureHealth();
         assertThat(h.maxLsnTime()).as("cdc.lsn_time_mapping is readable by any user of a CDC database").isPresent();
         assertThat(h.jobRunning()).isEmpty();

@@ -100,6 +100,22 @@ public final class ItServer {
     return noLogin + (noLogin.endsWith(";") ? "" : ";") + "databaseName=" + DATABASE + ";user=" + user + ";password=" + password;
   }
 
+  /** A login of the test database with a password, and its JDBC URL. */
+  public record Login(String name, String password, String url) {}
+
+  /**
+   * A new login (named {@code prefix} plus a unique suffix) whose user has only SELECT on {@code dbo.<table>}:
+   * sql/permissions.sql's rights without the change-table grant.
+   */
+  public Login tableReader(String prefix, String table) {
+    String login = ItTables.unique(prefix);
+    String password = "It-" + Long.toHexString(System.nanoTime()) + "-Aa1!";
+    exec("CREATE LOGIN [" + login + "] WITH PASSWORD = N'" + password + "', CHECK_POLICY = OFF");
+    exec("CREATE USER [" + login + "] FOR LOGIN [" + login + "]");
+    exec("GRANT SELECT ON dbo.[" + table + "] TO [" + login + "]");
+    return new Login(login, password, urlAs(login, password));
+  }
+
   /** A new sysadmin connection to the test database, autocommit on. */
   public Connection connect() {
     try {

@@ -27,17 +27,15 @@ class LeastPrivilegeIT {
   void changeTableGrantIsTheOnlyExtraRight() {
     ItServer server = ItServer.get();
     String table = ItTables.unique("priv");
-    String login = ItTables.unique("cdc_reader");
-    String password = "It-" + Long.toHexString(System.nanoTime()) + "-Aa1!";
     try (SqlServerContractHistory admin = new SqlServerContractHistory(server)) {
       String ci = admin.createTrackedTable(table);
       Lsn lsn = admin.commit(table, List.of(RowOp.insert(1, "a", "1.00")));
-      server.exec("CREATE LOGIN [" + login + "] WITH PASSWORD = N'" + password + "', CHECK_POLICY = OFF");
-      server.exec("CREATE USER [" + login + "] FOR LOGIN [" + login + "]");
-      server.exec("GRANT SELECT ON dbo.[" + table + "] TO [" + login + "]");
+      ItServer.Login granted = server.tableReader("cdc_reader", table);
+      String login = granted.name();
+      String password = granted.password();
 
       try (SqlCdcClient reader = SqlCdcClient.open(CdcReaderOptions.parse(
-          Map.of("captureInstance", ci, "connectionString", server.urlAs(login, password)), CdcReaderOptions.Reader.STREAM))) {
+          Map.of("captureInstance", ci, "connectionString", granted.url()), CdcReaderOptions.Reader.STREAM))) {
         // metadata and LSN functions need no grant beyond the source table
         assertThat(reader.captureInstances(ci)).singleElement().satisfies(i -> {
           assertThat(i.name()).isEqualTo(ci);
