@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import tempfile
 from pathlib import Path
 from typing import Dict, Iterator, List
@@ -81,16 +82,45 @@ def work() -> Iterator[Path]:
     shutil.rmtree(d, ignore_errors=True)
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def connect_jar() -> Path:
+    """Spark Connect's server plugin, which the ``pyspark`` wheel carries."""
+    import pyspark
+
+    return next((Path(pyspark.__file__).parent / "jars").glob("spark-connect_*.jar"))
+
+
 @pytest.fixture(scope="session")
-def spark(work: Path):
-    """The bundle, the fake and Delta through ``spark.jars``: the plain-PySpark route of docs/PYSPARK.md."""
+def connect_server(work: Path) -> Dict[str, str]:
+    """Where the suite's session serves Spark Connect (test_connect.py's clients): its URL, and the fake
+    database the ``cdc`` catalog reads (its history is the test's to write)."""
+    return {"url": f"sc://127.0.0.1:{free_port()}", "source": str(work / "connect" / "source")}
+
+
+@pytest.fixture(scope="session")
+def spark(work: Path, connect_server: Dict[str, str]):
+    """The bundle, the fake and Delta through ``spark.jars``: the plain-PySpark route of docs/PYSPARK.md. The
+    same session is the Spark Connect server of test_connect.py (Spark Connect's plugin on a local port and a
+    ``cdc`` catalog over a fake): one JVM for both, not a second one to start."""
     from pyspark.sql import SparkSession
 
     builder = SparkSession.builder.appName("mssql-cdc-pytest")
     for k, v in spark_conf(work).items():
         builder = builder.config(k, v)
-    jars = [bundle_jar(), fake_jar(), *delta_jars()]
-    session = builder.config("spark.jars", ",".join(str(p) for p in jars)).getOrCreate()
+    jars = [bundle_jar(), fake_jar(), *delta_jars(), connect_jar()]
+    session = (builder.config("spark.jars", ",".join(str(p) for p in jars))
+               .config("spark.plugins", "org.apache.spark.sql.connect.SparkConnectPlugin")
+               .config("spark.connect.grpc.binding.address", "127.0.0.1")
+               .config("spark.connect.grpc.binding.port", connect_server["url"].rsplit(":", 1)[1])
+               .config("spark.sql.catalog.cdc", "io.mssqlcdc.catalog.CdcCatalog")
+               .config("spark.sql.catalog.cdc.backend", "fake")
+               .config("spark.sql.catalog.cdc.fakePath", connect_server["source"])
+               .getOrCreate())
     yield session
     session.stop()
 

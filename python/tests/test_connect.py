@@ -1,38 +1,29 @@
 """The pipeline over Spark Connect, SQL and DataFrame operations only (issue 28 item 4).
 
-A local Spark Connect server (connect_server.py: a classic session of this venv with Spark Connect's plugin,
-the bundle, the fake, Delta and the ``cdc`` catalog; it writes the fake's history through the gateway) and a
-Connect-only client (connect_client.py, run by the ``pyspark-client`` environment run-tests.sh builds:
-no JVM, no py4j): SHOW TABLES, the snapshot, CALL start_stream / apply_changes / finalized_until /
-reconcile; the change stream (``readStream.table``) and the ``CHANGES`` clause; and the ``mssql_cdc`` package's
-notebook code (notebook_scenario.py: the pipeline, and startMany + backfill of a chunked bootstrap), which the
-classic session of the suite runs too: the two must see the same.
-Skipped, saying why, when there is no client environment or the server does not start."""
+The suite's own session is the Spark Connect server (conftest.py: Spark Connect's plugin on a local port, the
+bundle, the fake, Delta and a ``cdc`` catalog over a fake database whose history the ``connect_history``
+fixture writes through the gateway); a Connect-only client (connect_client.py, run by the ``pyspark-client``
+environment run-tests.sh builds: no JVM, no py4j) drives it. The README's command runs the pipeline part:
+SHOW TABLES, the snapshot, CALL start_stream / await_tracking / apply_changes / finalized_until / reconcile,
+the change stream (``readStream.table``) and the ``CHANGES`` clause. The slow set adds the ``mssql_cdc``
+package's notebook code (notebook_scenario.py: the pipeline, and startMany + backfill of a chunked bootstrap),
+which the classic session runs too: the two must see the same.
+Skipped, saying why, when there is no client environment."""
 
 from __future__ import annotations
 
 import json
 import os
-import queue
-import socket
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, Dict
 
 import pytest
 
-pytestmark = pytest.mark.slow  # a server JVM and a client venv: about 80 s (CI runs it)
-
 HERE = Path(__file__).resolve().parent
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+CLIENT_SECONDS = 600  # the client's whole part; beyond it the client is hung and the test fails
 
 
 def _client_python() -> str:
@@ -42,60 +33,52 @@ def _client_python() -> str:
     return python
 
 
-READY_SECONDS = 300  # the server's start and history (60-100 s on a loaded 2-core machine); then it is hung
+def _write_history(spark, path: str):
+    """The Connect server's history on a fake at ``path``: 3 orders, one paid, one deleted. The database and
+    its commit LSNs."""
+    from mssql_cdc.testing import FakeDatabase
 
-
-def _lines(stream, into: "queue.Queue[Optional[str]]") -> None:
-    for line in stream:
-        into.put(line)
-    into.put(None)
+    db = FakeDatabase.create(spark, path)
+    db.createTable("dbo", "orders", "order_id int", "status varchar(20)", "amount decimal(18,2)").key("order_id")
+    db.enableCdc("dbo", "orders")
+    lsns = [db.commit(lambda tx: [tx.insert("dbo.orders", {"order_id": i, "status": "new", "amount": f"{i}.00"})
+                                  for i in (1, 2, 3)]),
+            db.commit(lambda tx: tx.update("dbo.orders", {"order_id": 1, "status": "paid"})),
+            db.commit(lambda tx: tx.delete("dbo.orders", [2]))]
+    return db, [str(x) for x in lsns]
 
 
 @pytest.fixture(scope="module")
-def connect_run(tmp_path_factory):
-    """One Spark Connect server per run (its start is the cost) and one client run over it; the client's
-    JSON. The server must print READY within READY_SECONDS: a hung server fails the test, killed."""
-    client_python = _client_python()
-    tmp_path = tmp_path_factory.mktemp("connect")
-    port = _free_port()
-    server = subprocess.Popen([sys.executable, str(HERE / "connect_server.py"), str(tmp_path), str(port)],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    lines: "queue.Queue[Optional[str]]" = queue.Queue()
-    threading.Thread(target=_lines, args=(server.stdout, lines), daemon=True).start()
-    try:
-        seen: List[str] = []
-        deadline = time.monotonic() + READY_SECONDS
-        ready = None
-        while ready is None:
-            try:
-                line = lines.get(timeout=max(0.1, deadline - time.monotonic()))
-            except queue.Empty:
-                server.kill()
-                pytest.fail(f"the Spark Connect server printed no READY within {READY_SECONDS} s (killed): "
-                            + "".join(seen[-20:]))
-            if line is None:
-                pytest.skip("the Spark Connect server did not start: " + "".join(seen[-20:]))
-            seen.append(line)
-            if line.startswith("READY "):
-                ready = json.loads(line[len("READY "):])
-        start = time.monotonic()
-        client = subprocess.run([client_python, str(HERE / "connect_client.py"), f"sc://127.0.0.1:{port}",
-                                 str(tmp_path / "pipeline"), ready["source"], json.dumps(ready["lsns"])],
-                                capture_output=True, text=True, timeout=600)
-        elapsed = time.monotonic() - start
-        results = [ln for ln in client.stdout.splitlines() if ln.startswith("RESULT ")]
-        assert client.returncode == 0 and results, client.stdout + client.stderr
-        out = json.loads(results[0][len("RESULT "):])
-        out["lsns"] = ready["lsns"]
-        print(f"Connect client: {elapsed:.1f} s",
-              *[ln for ln in client.stdout.splitlines() if ln.startswith("SECONDS ")])
-        return out
-    finally:
-        server.stdin.close()
-        try:
-            server.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            server.kill()
+def connect_history(spark, connect_server) -> Dict[str, Any]:
+    """The fake the server's ``cdc`` catalog reads, with the history written; its commit LSNs."""
+    return {**connect_server, "lsns": _write_history(spark, connect_server["source"])[1]}
+
+
+def _client(history: Dict[str, Any], work: Path, part: str) -> Dict[str, Any]:
+    """One client run of ``part`` over the suite's server; what it printed as its RESULT line."""
+    python = _client_python()
+    start = time.monotonic()
+    client = subprocess.run([python, str(HERE / "connect_client.py"), history["url"], str(work),
+                             history["source"], json.dumps(history["lsns"]), part],
+                            capture_output=True, text=True, timeout=CLIENT_SECONDS)
+    results = [ln for ln in client.stdout.splitlines() if ln.startswith("RESULT ")]
+    assert client.returncode == 0 and results, client.stdout + client.stderr
+    print(f"Connect client ({part}): {time.monotonic() - start:.1f} s",
+          *[ln for ln in client.stdout.splitlines() if ln.startswith("SECONDS ")])
+    out = json.loads(results[0][len("RESULT "):])
+    out["lsns"] = history["lsns"]
+    out["work"] = str(work)
+    return out
+
+
+@pytest.fixture(scope="module")
+def connect_run(connect_history, tmp_path_factory):
+    return _client(connect_history, tmp_path_factory.mktemp("connect-pipeline"), "pipeline")
+
+
+@pytest.fixture(scope="module")
+def connect_notebook_run(connect_history, tmp_path_factory):
+    return _client(connect_history, tmp_path_factory.mktemp("connect-notebook"), "notebook")
 
 
 def test_pipeline_over_spark_connect(connect_run):
@@ -109,7 +92,7 @@ def test_pipeline_over_spark_connect(connect_run):
     assert out.get("exception") is None
     assert out["awaited"] == {"done": True, "table_name": out["awaited"]["table_name"], "has_verdict": True,
                               "error": None}
-    assert out["awaited"]["table_name"].endswith("/pipeline/bronze")
+    assert out["awaited"]["table_name"] == out["work"] + "/bronze"
     assert out["bronze_rows"] == 2
     assert out["applied"]["rebuilt"] is True
     assert out["applied"]["bronze_found"] is True
@@ -164,29 +147,16 @@ def _check_notebook(nb):
     assert "did you mean 'maxCommitsPerBatch'" in nb["bad_option"]["message"]
 
 
-def _server_history(spark, tmp_path):
-    """A fake with the Connect server's history (connect_server.py): 3 orders, one paid, one deleted."""
-    from mssql_cdc.testing import FakeDatabase
-
-    db = FakeDatabase.create(spark, str(tmp_path / "source"))
-    db.createTable("dbo", "orders", "order_id int", "status varchar(20)", "amount decimal(18,2)").key("order_id")
-    db.enableCdc("dbo", "orders")
-    db.commit(lambda tx: [tx.insert("dbo.orders", {"order_id": i, "status": "new", "amount": f"{i}.00"})
-                          for i in (1, 2, 3)])
-    db.commit(lambda tx: tx.update("dbo.orders", {"order_id": 1, "status": "paid"}))
-    db.commit(lambda tx: tx.delete("dbo.orders", [2]))
-    return db
-
-
-def test_the_same_notebook_code_runs_on_classic_and_on_spark_connect(connect_run, spark, tmp_path):
+@pytest.mark.slow  # the notebook code twice, on both sessions: about 40 s (CI runs it)
+def test_the_same_notebook_code_runs_on_classic_and_on_spark_connect(connect_notebook_run, spark, tmp_path):
     """notebook_scenario.run on the suite's classic session (the JVM gateway) over a fake with the server's
     history, and on the Connect client (CALL): the same results, the same error codes and messages."""
     sys.path.insert(0, str(HERE))
     import notebook_scenario
 
-    db = _server_history(spark, tmp_path)
+    db, _ = _write_history(spark, str(tmp_path / "source"))
     classic = notebook_scenario.run(spark, db.path, str(tmp_path / "notebook"))
-    connect = connect_run["notebook"]
+    connect = connect_notebook_run["notebook"]
     _check_notebook(classic)
     _check_notebook(connect)
     for k in ("applied", "silver", "bronze", "reconcile", "applied_lsn", "bad_granularity", "bad_bucket_rows",
@@ -194,20 +164,23 @@ def test_the_same_notebook_code_runs_on_classic_and_on_spark_connect(connect_run
         assert connect[k] == classic[k], (k, connect[k], classic[k])
     # What differs: the server's trackers cannot be listed from a client (joinAll waits through await_tracking;
     # a tracking that started nothing has nothing to wait for); a catalog must exist
-    assert connect_run["join_all"] is True
-    assert connect_run["trackers"].startswith("TrackingAttachment.trackers is not available over Spark Connect")
-    assert "nope" in connect_run["unknown_catalog"], connect_run["unknown_catalog"]
+    assert connect_notebook_run["join_all"] is True
+    assert connect_notebook_run["trackers"].startswith(
+        "TrackingAttachment.trackers is not available over Spark Connect")
+    assert "nope" in connect_notebook_run["unknown_catalog"], connect_notebook_run["unknown_catalog"]
 
 
-def test_start_many_and_backfill_run_the_same_on_classic_and_on_spark_connect(connect_run, spark, tmp_path):
+@pytest.mark.slow  # startMany, backfill waves and a second start on both sessions (CI runs it)
+def test_start_many_and_backfill_run_the_same_on_classic_and_on_spark_connect(connect_notebook_run, spark,
+                                                                               tmp_path):
     """startMany with a chunked bootstrap, backfill() waves, awaitAll and stopAll: through the JVM on the
     classic session, through CALL start_many / backfill and spark.streams on the Connect client."""
     sys.path.insert(0, str(HERE))
     import notebook_scenario
 
-    db = _server_history(spark, tmp_path)
+    db, _ = _write_history(spark, str(tmp_path / "source"))
     classic = notebook_scenario.run_many_chunked(spark, db.path, str(tmp_path / "many"))
-    connect = connect_run["many"]
+    connect = connect_notebook_run["many"]
     for run in (classic, connect):
         assert run["started"] == ["dbo_orders"], run
         assert run["first_failed"] == {} and run["second_failed"] == {}, run
