@@ -30,6 +30,9 @@ final class JdbcChangeCursor implements ChangeCursor {
   private int operation;
   private int commandId;
   private Instant commitTime;
+  /** The texts {@link #startLsn} and {@link #commitTime} were read from (the previous row's). */
+  private String startText;
+  private String timeText;
   private boolean exhausted;
 
   JdbcChangeCursor(Statement statement, ResultSet rs, int[] positions, Function<SQLException, RuntimeException> translate)
@@ -48,11 +51,20 @@ final class JdbcChangeCursor implements ChangeCursor {
         exhausted = true;
         return false;
       }
-      startLsn = Lsn.parse(rs.getString(1));
+      // the rows of one transaction share their start LSN and commit time: read once per transaction
+      String startText = rs.getString(1);
+      if (startText == null || !startText.equals(this.startText)) {
+        startLsn = Lsn.parse(startText);
+        this.startText = startText;
+      }
       seqval = Lsn.parse(rs.getString(2));
       operation = rs.getInt(3);
       commandId = rs.getInt(4);
-      commitTime = JdbcValues.utc(rs.getString(5));
+      String time = rs.getString(5);
+      if (time == null || !time.equals(timeText)) {
+        commitTime = JdbcValues.utc(time);
+        timeText = time;
+      }
       return true;
     } catch (SQLException e) {
       throw translate.apply(e);

@@ -82,9 +82,48 @@ final class JdbcValues {
     return rs.wasNull() ? null : v;
   }
 
-  /** ISO 8601 text from {@code CONVERT(varchar(23), x, 126)} (which drops {@code .000}), as UTC. */
+  /**
+   * ISO 8601 text from {@code CONVERT(varchar(23), x, 126)} (which drops {@code .000}), as UTC. Read
+   * by hand in the two shapes style 126 gives ({@code yyyy-MM-ddTHH:mm:ss} and {@code ...ss.fff}):
+   * the change stream reads one per row, and {@link LocalDateTime#parse} was a third of the JDBC
+   * path's client CPU per row (docs/PERFORMANCE.md, "jdbc"). Any other text goes to
+   * {@code LocalDateTime.parse}, which accepts every ISO form and names what it cannot read.
+   */
   static java.time.Instant utc(String iso) {
-    return iso == null ? null : LocalDateTime.parse(iso).toInstant(java.time.ZoneOffset.UTC);
+    if (iso == null) {
+      return null;
+    }
+    int n = iso.length();
+    if ((n == 19 || n == 23) && iso.charAt(4) == '-' && iso.charAt(7) == '-' && iso.charAt(10) == 'T'
+        && iso.charAt(13) == ':' && iso.charAt(16) == ':' && (n == 19 || iso.charAt(19) == '.')) {
+      int year = digits(iso, 0, 4);
+      int month = digits(iso, 5, 2);
+      int day = digits(iso, 8, 2);
+      int hour = digits(iso, 11, 2);
+      int minute = digits(iso, 14, 2);
+      int second = digits(iso, 17, 2);
+      int millis = n == 23 ? digits(iso, 20, 3) : 0;
+      if ((year | month | day | hour | minute | second | millis) >= 0 && month >= 1 && month <= 12 && day >= 1
+          && day <= 31 && hour <= 23 && minute <= 59 && second <= 59) {
+        // LocalDateTime.of refuses a day the month does not have, as parse would
+        return LocalDateTime.of(year, month, day, hour, minute, second, millis * 1_000_000)
+            .toInstant(java.time.ZoneOffset.UTC);
+      }
+    }
+    return LocalDateTime.parse(iso).toInstant(java.time.ZoneOffset.UTC);
+  }
+
+  /** The decimal number in {@code count} ASCII digits from {@code from}; -1 if one is not a digit. */
+  private static int digits(String s, int from, int count) {
+    int v = 0;
+    for (int i = from; i < from + count; i++) {
+      int d = s.charAt(i) - '0';
+      if (d < 0 || d > 9) {
+        return -1;
+      }
+      v = v * 10 + d;
+    }
+    return v;
   }
 
 }

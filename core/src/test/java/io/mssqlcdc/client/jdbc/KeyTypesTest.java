@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.mssqlcdc.client.TableRef;
 import io.mssqlcdc.errors.CdcConfigException;
 import io.mssqlcdc.types.SqlServerType;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -61,5 +63,21 @@ class KeyTypesTest {
     assertThat(JdbcValues.readerFor("xml")).isEqualTo(JdbcValues.Reader.STRING);
     assertThat(JdbcValues.readerFor("timestamp")).isEqualTo(JdbcValues.Reader.BYTES);
     assertThat(JdbcValues.utc("2026-09-28T14:03:12")).hasToString("2026-09-28T14:03:12Z");
+  }
+
+  @Test
+  void commitTimesReadByHandEqualWhatIsoParsingGives() {
+    for (String iso : List.of("2026-09-28T14:03:12", "2026-09-28T14:03:12.003", "2024-02-29T23:59:59.997",
+        "1900-01-01T00:00:00", "9999-12-31T23:59:59.997", "2026-01-31T00:00:00.100")) {
+      assertThat(JdbcValues.utc(iso)).as(iso).isEqualTo(LocalDateTime.parse(iso).toInstant(ZoneOffset.UTC));
+    }
+    // other ISO shapes still read (the general parser), nothing else does
+    assertThat(JdbcValues.utc("2026-09-28T14:03:12.1234567")).hasToString("2026-09-28T14:03:12.123456700Z");
+    assertThat(JdbcValues.utc("2026-09-28T14:03")).hasToString("2026-09-28T14:03:00Z");
+    assertThat(JdbcValues.utc(null)).isNull();
+    assertThatThrownBy(() -> JdbcValues.utc("2026-02-30T00:00:00")).isInstanceOf(java.time.DateTimeException.class)
+        .hasMessageContaining("FEBRUARY 30");
+    assertThatThrownBy(() -> JdbcValues.utc("2026-09-28T24:00:00.000")).isInstanceOf(java.time.DateTimeException.class);
+    assertThatThrownBy(() -> JdbcValues.utc("2026-09-28X14:03:12")).isInstanceOf(java.time.DateTimeException.class);
   }
 }
