@@ -30,9 +30,8 @@ final class JdbcChangeCursor implements ChangeCursor {
   private int operation;
   private int commandId;
   private Instant commitTime;
-  /** The texts {@link #startLsn} and {@link #commitTime} were read from (the previous row's). */
+  /** The text {@link #startLsn} was read from (the previous row's). */
   private String startText;
-  private String timeText;
   private boolean exhausted;
 
   JdbcChangeCursor(Statement statement, ResultSet rs, int[] positions, Function<SQLException, RuntimeException> translate)
@@ -51,19 +50,19 @@ final class JdbcChangeCursor implements ChangeCursor {
         exhausted = true;
         return false;
       }
-      // the rows of one transaction share their start LSN and commit time: read once per transaction
+      // the rows of one transaction share their start LSN and so their commit time (the mapping's row
+      // of that LSN): both are read once per transaction, the commit time's column not even decoded
       String startText = rs.getString(1);
-      if (startText == null || !startText.equals(this.startText)) {
+      boolean sameTransaction = startText != null && startText.equals(this.startText);
+      if (!sameTransaction) {
         startLsn = Lsn.parse(startText);
         this.startText = startText;
       }
       seqval = Lsn.parse(rs.getString(2));
       operation = rs.getInt(3);
       commandId = rs.getInt(4);
-      String time = rs.getString(5);
-      if (time == null || !time.equals(timeText)) {
-        commitTime = JdbcValues.utc(time);
-        timeText = time;
+      if (!sameTransaction) {
+        commitTime = JdbcValues.utc(rs.getString(5));
       }
       return true;
     } catch (SQLException e) {
