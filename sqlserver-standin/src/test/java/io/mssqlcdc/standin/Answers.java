@@ -336,7 +336,7 @@ final class Answers {
     Lsn to = lsn(params.get(utcParams + 1));
     List<CapturedColumn> captured = db.client().capturedColumns(instance.name());
     List<String> names = new ArrayList<>();
-    List<Column> columns = new ArrayList<>(List.of(col("_start_lsn", LSN), col("_seqval", LSN), col("_operation", "int"),
+    List<Column> columns = new ArrayList<>(List.of(col("_start_lsn", "binary(10)"), col("_seqval", "binary(10)"), col("_operation", "int"),
         col("_command_id", "int"), col("_commit_ts", TIME_126)));
     for (String quoted : Predicate.tokens(m.group("cols"))) {
       if (!quoted.startsWith("[")) {
@@ -364,8 +364,8 @@ final class Answers {
             }
           }
           Object[] r = new Object[5 + names.size()];
-          r[0] = start.hex();
-          r[1] = cursor.seqval().hex();
+          r[0] = start.toBytes();
+          r[1] = cursor.seqval().toBytes();
           r[2] = cursor.operation();
           r[3] = commandId ? cursor.commandId() : 0;
           r[4] = ts;

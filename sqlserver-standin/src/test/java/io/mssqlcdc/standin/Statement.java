@@ -46,8 +46,8 @@ public enum Statement {
    * Q12: groups {@code cmd} ({@code c.[__$command_id]} or {@code 0}), {@code utc}, {@code cols}
    * (", c.[a], c.[b]"), {@code ci} and {@code order} (the command id in ORDER BY, or empty).
    */
-  CHANGES(Pattern.compile(q("SELECT CONVERT(varchar(22), c.[__$start_lsn], 1) AS _start_lsn,"
-      + " CONVERT(varchar(22), c.[__$seqval], 1) AS _seqval, c.[__$operation] AS _operation, ")
+  CHANGES(Pattern.compile(q("SELECT c.[__$start_lsn] AS _start_lsn, c.[__$seqval] AS _seqval,"
+      + " c.[__$operation] AS _operation, ")
       + "(?<cmd>" + q("c.[__$command_id]") + "|0)" + q(" AS _command_id, ")
       + "(?:" + q("CONVERT(varchar(23), ") + "(?<utc>.+)" + q(", 126)") + "|" + q("CAST(NULL AS varchar(23))") + ")"
       + q(" AS _commit_ts") + "(?<cols>(?:, c\\." + Placeholders.ID + ")*)"

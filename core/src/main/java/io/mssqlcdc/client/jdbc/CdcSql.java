@@ -19,7 +19,8 @@ import java.util.StringJoiner;
  * <ul>
  *   <li>Values are {@code ?} parameters, never text in the statement. LSNs cross as hex text:
  *       {@code CONVERT(binary(10), ?, 1)} in, {@code CONVERT(varchar(22), x, 1)} out (style 1 is
- *       {@code 0x} + uppercase hex, fixed width, so text order is LSN order). Times come out as
+ *       {@code 0x} + uppercase hex, fixed width, so text order is LSN order); the one exception
+ *       is the change rows' own LSNs (Q12), read as {@code binary(10)} bytes, once a row. Times come out as
  *       text too ({@code CONVERT(varchar(23), x, 126)}), so no JVM time zone touches them.
  *   <li>Identifiers (capture instance, schema, table, column) are inlined only after
  *       {@link Identifiers} validated them, bracket-quoted with {@code ]} doubled. Small
@@ -231,8 +232,10 @@ public final class CdcSql {
    * time, ordered by {@code (__$start_lsn, __$command_id, __$seqval, __$operation)}: the order
    * the documentation gives for commit order ({@code __$seqval} alone is not). The change table
    * holds operations 1..4, so no "all update old" filter is needed. A purged range reads as
-   * empty: callers check the low watermark after reading. Parameters: those of {@code utc}
-   * (fall-back drops), then from, to.
+   * empty: callers check the low watermark after reading. The row's two LSNs come out as the
+   * change table's {@code binary(10)}, not as text: two per row, their text's decoding was a
+   * measured share of the JDBC path's client CPU (docs/PERFORMANCE.md, "jdbc"). Parameters: those
+   * of {@code utc} (fall-back drops), then from, to.
    *
    * @param columns captured columns to select, in order (already limited to captured ones)
    * @param includeCommandId false for change tables without {@code __$command_id}
@@ -241,8 +244,8 @@ public final class CdcSql {
    */
   public static SqlText changes(
       String captureInstance, List<String> columns, boolean includeCommandId, SqlText utc, String fromHex, String toHex) {
-    StringBuilder sb = new StringBuilder("SELECT CONVERT(varchar(22), c.[__$start_lsn], 1) AS _start_lsn,"
-        + " CONVERT(varchar(22), c.[__$seqval], 1) AS _seqval, c.[__$operation] AS _operation, ");
+    StringBuilder sb = new StringBuilder(
+        "SELECT c.[__$start_lsn] AS _start_lsn, c.[__$seqval] AS _seqval, c.[__$operation] AS _operation, ");
     sb.append(includeCommandId ? "c.[__$command_id]" : "0").append(" AS _command_id, ");
     if (utc != null) {
       sb.append("CONVERT(varchar(23), ");

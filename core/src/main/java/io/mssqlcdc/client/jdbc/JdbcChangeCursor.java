@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.function.Function;
 
 /**
@@ -30,8 +31,8 @@ final class JdbcChangeCursor implements ChangeCursor {
   private int operation;
   private int commandId;
   private Instant commitTime;
-  /** The text {@link #startLsn} was read from (the previous row's). */
-  private String startText;
+  /** The bytes {@link #startLsn} was read from (the previous row's). */
+  private byte[] startBytes;
   private boolean exhausted;
 
   JdbcChangeCursor(Statement statement, ResultSet rs, int[] positions, Function<SQLException, RuntimeException> translate)
@@ -52,13 +53,13 @@ final class JdbcChangeCursor implements ChangeCursor {
       }
       // the rows of one transaction share their start LSN and so their commit time (the mapping's row
       // of that LSN): both are read once per transaction, the commit time's column not even decoded
-      String startText = rs.getString(1);
-      boolean sameTransaction = startText != null && startText.equals(this.startText);
+      byte[] start = rs.getBytes(1);
+      boolean sameTransaction = start != null && Arrays.equals(start, startBytes);
       if (!sameTransaction) {
-        startLsn = Lsn.parse(startText);
-        this.startText = startText;
+        startLsn = Lsn.fromBytes(start);
+        startBytes = start;
       }
-      seqval = Lsn.parse(rs.getString(2));
+      seqval = Lsn.fromBytes(rs.getBytes(2));
       operation = rs.getInt(3);
       commandId = rs.getInt(4);
       if (!sameTransaction) {

@@ -89,8 +89,7 @@ class CdcSqlTest {
     SqlText q = CdcSql.changes("dbo_orders", List.of("order_id", "status"), true,
         SqlText.of(UtcConversion.plain(ServerClock.UTC, "m.tran_end_time")), L1, L2);
     assertThat(q.sql()).isEqualTo(
-        "SELECT CONVERT(varchar(22), c.[__$start_lsn], 1) AS _start_lsn,"
-            + " CONVERT(varchar(22), c.[__$seqval], 1) AS _seqval, c.[__$operation] AS _operation,"
+        "SELECT c.[__$start_lsn] AS _start_lsn, c.[__$seqval] AS _seqval, c.[__$operation] AS _operation,"
             + " c.[__$command_id] AS _command_id, CONVERT(varchar(23), CAST(m.tran_end_time AS datetime2(3)), 126) AS _commit_ts,"
             + " c.[order_id], c.[status] FROM cdc.[dbo_orders_CT] c"
             + " JOIN cdc.lsn_time_mapping m ON m.start_lsn = c.[__$start_lsn]"
@@ -104,8 +103,7 @@ class CdcSqlTest {
   void changesWithoutCommitTimesJoinNothingAndFollowTheClusteredKey() {
     SqlText q = CdcSql.changes("dbo_orders", List.of("order_id"), true, null, L1, L2);
     assertThat(q.sql()).isEqualTo(
-        "SELECT CONVERT(varchar(22), c.[__$start_lsn], 1) AS _start_lsn,"
-            + " CONVERT(varchar(22), c.[__$seqval], 1) AS _seqval, c.[__$operation] AS _operation,"
+        "SELECT c.[__$start_lsn] AS _start_lsn, c.[__$seqval] AS _seqval, c.[__$operation] AS _operation,"
             + " c.[__$command_id] AS _command_id, CAST(NULL AS varchar(23)) AS _commit_ts,"
             + " c.[order_id] FROM cdc.[dbo_orders_CT] c"
             + " WHERE c.[__$start_lsn] BETWEEN CONVERT(binary(10), ?, 1) AND CONVERT(binary(10), ?, 1)"

@@ -24,6 +24,11 @@ class SqlCdcClientReadSideTest {
   private static final String L1 = "0x0000002A000001F00003";
   private static final String L2 = "0x0000002B000000100001";
 
+  /** An LSN as the change table's {@code binary(10)} column reads. */
+  private static byte[] lsnBytes(String hex) {
+    return Lsn.parse(hex).toBytes();
+  }
+
   private final ScriptedJdbc jdbc = new ScriptedJdbc();
   private final List<Duration> slept = new ArrayList<>();
 
@@ -48,10 +53,10 @@ class SqlCdcClientReadSideTest {
   @Test
   void requestedColumnsInAnotherCaseSelectSqlServersSpellingAndReadTheValues() {
     capturedOrderIdAndAmount();
-    jdbc.on("SELECT CONVERT(varchar(22), c.[__$start_lsn]", Result.rows(
+    jdbc.on("SELECT c.[__$start_lsn]", Result.rows(
         List.of("_start_lsn", "_seqval", "_operation", "_command_id", "_commit_ts", "Amount", "OrderId"),
-        List.of("varchar", "varchar", "int", "int", "varchar", "decimal", "int"),
-        new Object[] {L1, L1, 2, 1, "2026-09-28T14:03:12.117", new BigDecimal("1.50"), 7}));
+        List.of("binary", "binary", "int", "int", "varchar", "decimal", "int"),
+        new Object[] {lsnBytes(L1), lsnBytes(L1), 2, 1, "2026-09-28T14:03:12.117", new BigDecimal("1.50"), 7}));
     List<Object> values = new ArrayList<>();
     try (SqlCdcClient c = client("UTC");
         ChangeCursor cur = c.changes(new ChangeQuery("dbo_orders", Lsn.parse(L1), Lsn.parse(L2),
@@ -127,11 +132,11 @@ class SqlCdcClientReadSideTest {
     // reference §4.1: time is STRING '13:50:01.123456700' (nine digits, for every precision); bronze rows
     // from the reference and from us agree (docs/decisions/0004-time-text.md)
     capturedOrderIdAndAmount();
-    jdbc.on("SELECT CONVERT(varchar(22), c.[__$start_lsn]", Result.rows(
+    jdbc.on("SELECT c.[__$start_lsn]", Result.rows(
         List.of("_start_lsn", "_seqval", "_operation", "_command_id", "_commit_ts", "OrderId"),
-        List.of("varchar", "varchar", "int", "int", "varchar", "time"),
-        new Object[] {L1, L1, 2, 1, "2026-09-28T14:03:12.117", java.time.LocalTime.parse("13:50:01.1234567")},
-        new Object[] {L1, L2, 2, 1, "2026-09-28T14:03:12.117", java.time.LocalTime.parse("13:50:01")}));
+        List.of("binary", "binary", "int", "int", "varchar", "time"),
+        new Object[] {lsnBytes(L1), lsnBytes(L1), 2, 1, "2026-09-28T14:03:12.117", java.time.LocalTime.parse("13:50:01.1234567")},
+        new Object[] {lsnBytes(L1), lsnBytes(L2), 2, 1, "2026-09-28T14:03:12.117", java.time.LocalTime.parse("13:50:01")}));
     List<Object> values = new ArrayList<>();
     try (SqlCdcClient c = client("UTC");
         ChangeCursor cur = c.changes(new ChangeQuery("dbo_orders", Lsn.parse(L1), Lsn.parse(L2), List.of("OrderId"), true, 10))) {
@@ -145,7 +150,7 @@ class SqlCdcClientReadSideTest {
   @Test
   void aFailedPermissionProbeKeepsTheReadsOwnError() {
     capturedOrderIdAndAmount();
-    jdbc.on("SELECT CONVERT(varchar(22), c.[__$start_lsn]", Result.fail(229, "S0005"));
+    jdbc.on("SELECT c.[__$start_lsn]", Result.fail(229, "S0005"));
     jdbc.on(CdcSql.PERMISSION_PROBE, Result.fail(4060, "S0001"));
     try (SqlCdcClient c = client("UTC")) {
       assertThatThrownBy(() -> c.changes(new ChangeQuery("dbo_orders", Lsn.parse(L1), Lsn.parse(L2), List.of("OrderId"), true, 10)))
@@ -165,7 +170,7 @@ class SqlCdcClientReadSideTest {
   @Test
   void aProbeThatFailsTransientlyOnEveryAttemptKeepsTheReadsOwnError() {
     capturedOrderIdAndAmount();
-    jdbc.on("SELECT CONVERT(varchar(22), c.[__$start_lsn]", Result.fail(229, "S0005"));
+    jdbc.on("SELECT c.[__$start_lsn]", Result.fail(229, "S0005"));
     jdbc.on(CdcSql.PERMISSION_PROBE, Result.fail(1205, "40001"));
     try (SqlCdcClient c = client("UTC")) {
       assertThatThrownBy(() -> c.changes(new ChangeQuery("dbo_orders", Lsn.parse(L1), Lsn.parse(L2), List.of("OrderId"), true, 10)))
@@ -180,7 +185,7 @@ class SqlCdcClientReadSideTest {
         Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(4));
     jdbc.rules.clear();
     capturedOrderIdAndAmount();
-    jdbc.on("SELECT CONVERT(varchar(22), c.[__$start_lsn]", Result.fail(207, "S0001"));
+    jdbc.on("SELECT c.[__$start_lsn]", Result.fail(207, "S0001"));
     jdbc.on(CdcSql.COMMAND_ID_PROBE, Result.fail(1205, "40001"));
     try (SqlCdcClient c = client("UTC")) {
       assertThatThrownBy(() -> c.changes(new ChangeQuery("dbo_orders", Lsn.parse(L1), Lsn.parse(L2), List.of("OrderId"), true, 10)))
@@ -193,7 +198,7 @@ class SqlCdcClientReadSideTest {
   @Test
   void error207SuggestsIncludeCommandIdOnlyWhereTheMissingColumnIsCommandId() {
     capturedOrderIdAndAmount();
-    jdbc.on("SELECT CONVERT(varchar(22), c.[__$start_lsn]", Result.fail(207, "S0001"));
+    jdbc.on("SELECT c.[__$start_lsn]", Result.fail(207, "S0001"));
     jdbc.on("SELECT CONVERT(varchar(22), MAX(y.l), 1)", Result.fail(207, "S0001"));
     java.util.concurrent.atomic.AtomicReference<Object> length = new java.util.concurrent.atomic.AtomicReference<>(8);
     jdbc.on(CdcSql.COMMAND_ID_PROBE, e -> Result.scalar(length.get()));

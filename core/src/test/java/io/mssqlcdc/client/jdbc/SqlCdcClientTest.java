@@ -23,6 +23,11 @@ class SqlCdcClientTest {
   private static final String L1 = "0x0000002A000001F00003";
   private static final String L2 = "0x0000002B000000100001";
 
+  /** An LSN as the change table's {@code binary(10)} column reads. */
+  private static byte[] lsnBytes(String hex) {
+    return Lsn.parse(hex).toBytes();
+  }
+
   private final ScriptedJdbc jdbc = new ScriptedJdbc();
   private final List<Duration> slept = new ArrayList<>();
 
@@ -69,11 +74,11 @@ class SqlCdcClientTest {
   @Test
   void changesBindTheRangeAndStreamTypedValues() {
     capturedColumns();
-    jdbc.on("SELECT CONVERT(varchar(22), c.[__$start_lsn]", Result.rows(
+    jdbc.on("SELECT c.[__$start_lsn]", Result.rows(
         List.of("_start_lsn", "_seqval", "_operation", "_command_id", "_commit_ts", "id", "amount"),
-        List.of("varchar", "varchar", "int", "int", "varchar", "int", "decimal"),
-        new Object[] {L1, L1, 2, 1, "2026-09-28T14:03:12.117", 7, new BigDecimal("1.50")},
-        new Object[] {L2, L2, 1, 1, "2026-09-28T14:03:13", 7, null}));
+        List.of("binary", "binary", "int", "int", "varchar", "int", "decimal"),
+        new Object[] {lsnBytes(L1), lsnBytes(L1), 2, 1, "2026-09-28T14:03:12.117", 7, new BigDecimal("1.50")},
+        new Object[] {lsnBytes(L2), lsnBytes(L2), 1, 1, "2026-09-28T14:03:13", 7, null}));
     List<String> seen = new ArrayList<>();
     try (SqlCdcClient c = client("UTC");
         ChangeCursor cur = c.changes(new ChangeQuery("dbo_orders", Lsn.parse(L1), Lsn.parse(L2), List.of("id", "status", "amount"), true, 500))) {
@@ -92,7 +97,7 @@ class SqlCdcClientTest {
   @Test
   void aDeniedChangeTableNamesTheExactGrant() {
     capturedColumns();
-    jdbc.on("SELECT CONVERT(varchar(22), c.[__$start_lsn]", Result.fail(229, "S0005"));
+    jdbc.on("SELECT c.[__$start_lsn]", Result.fail(229, "S0005"));
     jdbc.on(CdcSql.PERMISSION_PROBE, Result.rows(List.of("p", "u"), List.of("int", "nvarchar"), new Object[] {0, "cdc_reader"}));
     try (SqlCdcClient c = client("UTC")) {
       assertThatThrownBy(() -> c.changes(new ChangeQuery("dbo_orders", Lsn.parse(L1), Lsn.parse(L2), List.of("id"), true, 10)))
@@ -107,7 +112,7 @@ class SqlCdcClientTest {
   @Test
   void aMissingCommandIdColumnSaysWhichOptionToSet() {
     capturedColumns();
-    jdbc.on("SELECT CONVERT(varchar(22), c.[__$start_lsn]", Result.fail(207, "S0001"));
+    jdbc.on("SELECT c.[__$start_lsn]", Result.fail(207, "S0001"));
     jdbc.on(CdcSql.COMMAND_ID_PROBE, Result.scalar(null));
     try (SqlCdcClient c = client("UTC")) {
       assertThatThrownBy(() -> c.changes(new ChangeQuery("dbo_orders", Lsn.parse(L1), Lsn.parse(L2), List.of("id"), true, 10)))
@@ -236,11 +241,11 @@ class SqlCdcClientTest {
     // mssql-jdbc's ResultSet.close() reads and discards every remaining row (microsoft/mssql-jdbc#1460):
     // a LIMIT or a killed task would otherwise pull the rest of the range or table over the network.
     capturedColumns();
-    jdbc.on("SELECT CONVERT(varchar(22), c.[__$start_lsn]", Result.rows(
+    jdbc.on("SELECT c.[__$start_lsn]", Result.rows(
         List.of("_start_lsn", "_seqval", "_operation", "_command_id", "_commit_ts", "id"),
-        List.of("varchar", "varchar", "int", "int", "varchar", "int"),
-        new Object[] {L1, L1, 2, 1, "2026-09-28T14:03:12.117", 7},
-        new Object[] {L2, L2, 1, 1, "2026-09-28T14:03:13", 8}));
+        List.of("binary", "binary", "int", "int", "varchar", "int"),
+        new Object[] {lsnBytes(L1), lsnBytes(L1), 2, 1, "2026-09-28T14:03:12.117", 7},
+        new Object[] {lsnBytes(L2), lsnBytes(L2), 1, 1, "2026-09-28T14:03:13", 8}));
     jdbc.on("SELECT [id] FROM [dbo].[orders]", Result.rows(List.of("id"), List.of("int"), new Object[] {7}, new Object[] {8}));
     ChangeQuery q = new ChangeQuery("dbo_orders", Lsn.parse(L1), Lsn.parse(L2), List.of("id"), true, 10);
     io.mssqlcdc.client.TableQuery t = new io.mssqlcdc.client.TableQuery(new io.mssqlcdc.client.TableRef("dbo", "orders"),
