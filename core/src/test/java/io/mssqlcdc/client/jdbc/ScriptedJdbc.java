@@ -17,6 +17,11 @@ import java.util.function.Function;
  * with its parameters. Only what {@link SqlCdcClient} calls is implemented.
  */
 final class ScriptedJdbc {
+  /** An LSN as a change table's {@code binary(10)} column answers it (Q12's {@code _start_lsn}, {@code _seqval}). */
+  static byte[] lsnBytes(String hex) {
+    return io.mssqlcdc.lsn.Lsn.parse(hex).toBytes();
+  }
+
   /** An answer: a result (columns, type names, rows) or an error. */
   record Result(List<String> columns, List<String> types, List<Object[]> rows, SQLException error) {
     static Result rows(List<String> columns, List<String> types, Object[]... rows) {

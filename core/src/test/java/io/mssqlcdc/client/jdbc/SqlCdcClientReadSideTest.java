@@ -24,11 +24,6 @@ class SqlCdcClientReadSideTest {
   private static final String L1 = "0x0000002A000001F00003";
   private static final String L2 = "0x0000002B000000100001";
 
-  /** An LSN as the change table's {@code binary(10)} column reads. */
-  private static byte[] lsnBytes(String hex) {
-    return Lsn.parse(hex).toBytes();
-  }
-
   private final ScriptedJdbc jdbc = new ScriptedJdbc();
   private final List<Duration> slept = new ArrayList<>();
 
@@ -56,7 +51,7 @@ class SqlCdcClientReadSideTest {
     jdbc.on("SELECT c.[__$start_lsn]", Result.rows(
         List.of("_start_lsn", "_seqval", "_operation", "_command_id", "_commit_ts", "Amount", "OrderId"),
         List.of("binary", "binary", "int", "int", "varchar", "decimal", "int"),
-        new Object[] {lsnBytes(L1), lsnBytes(L1), 2, 1, "2026-09-28T14:03:12.117", new BigDecimal("1.50"), 7}));
+        new Object[] {ScriptedJdbc.lsnBytes(L1), ScriptedJdbc.lsnBytes(L1), 2, 1, "2026-09-28T14:03:12.117", new BigDecimal("1.50"), 7}));
     List<Object> values = new ArrayList<>();
     try (SqlCdcClient c = client("UTC");
         ChangeCursor cur = c.changes(new ChangeQuery("dbo_orders", Lsn.parse(L1), Lsn.parse(L2),
@@ -135,8 +130,8 @@ class SqlCdcClientReadSideTest {
     jdbc.on("SELECT c.[__$start_lsn]", Result.rows(
         List.of("_start_lsn", "_seqval", "_operation", "_command_id", "_commit_ts", "OrderId"),
         List.of("binary", "binary", "int", "int", "varchar", "time"),
-        new Object[] {lsnBytes(L1), lsnBytes(L1), 2, 1, "2026-09-28T14:03:12.117", java.time.LocalTime.parse("13:50:01.1234567")},
-        new Object[] {lsnBytes(L1), lsnBytes(L2), 2, 1, "2026-09-28T14:03:12.117", java.time.LocalTime.parse("13:50:01")}));
+        new Object[] {ScriptedJdbc.lsnBytes(L1), ScriptedJdbc.lsnBytes(L1), 2, 1, "2026-09-28T14:03:12.117", java.time.LocalTime.parse("13:50:01.1234567")},
+        new Object[] {ScriptedJdbc.lsnBytes(L1), ScriptedJdbc.lsnBytes(L2), 2, 1, "2026-09-28T14:03:12.117", java.time.LocalTime.parse("13:50:01")}));
     List<Object> values = new ArrayList<>();
     try (SqlCdcClient c = client("UTC");
         ChangeCursor cur = c.changes(new ChangeQuery("dbo_orders", Lsn.parse(L1), Lsn.parse(L2), List.of("OrderId"), true, 10))) {

@@ -23,11 +23,6 @@ class SqlCdcClientTest {
   private static final String L1 = "0x0000002A000001F00003";
   private static final String L2 = "0x0000002B000000100001";
 
-  /** An LSN as the change table's {@code binary(10)} column reads. */
-  private static byte[] lsnBytes(String hex) {
-    return Lsn.parse(hex).toBytes();
-  }
-
   private final ScriptedJdbc jdbc = new ScriptedJdbc();
   private final List<Duration> slept = new ArrayList<>();
 
@@ -77,8 +72,8 @@ class SqlCdcClientTest {
     jdbc.on("SELECT c.[__$start_lsn]", Result.rows(
         List.of("_start_lsn", "_seqval", "_operation", "_command_id", "_commit_ts", "id", "amount"),
         List.of("binary", "binary", "int", "int", "varchar", "int", "decimal"),
-        new Object[] {lsnBytes(L1), lsnBytes(L1), 2, 1, "2026-09-28T14:03:12.117", 7, new BigDecimal("1.50")},
-        new Object[] {lsnBytes(L2), lsnBytes(L2), 1, 1, "2026-09-28T14:03:13", 7, null}));
+        new Object[] {ScriptedJdbc.lsnBytes(L1), ScriptedJdbc.lsnBytes(L1), 2, 1, "2026-09-28T14:03:12.117", 7, new BigDecimal("1.50")},
+        new Object[] {ScriptedJdbc.lsnBytes(L2), ScriptedJdbc.lsnBytes(L2), 1, 1, "2026-09-28T14:03:13", 7, null}));
     List<String> seen = new ArrayList<>();
     try (SqlCdcClient c = client("UTC");
         ChangeCursor cur = c.changes(new ChangeQuery("dbo_orders", Lsn.parse(L1), Lsn.parse(L2), List.of("id", "status", "amount"), true, 500))) {
@@ -244,8 +239,8 @@ class SqlCdcClientTest {
     jdbc.on("SELECT c.[__$start_lsn]", Result.rows(
         List.of("_start_lsn", "_seqval", "_operation", "_command_id", "_commit_ts", "id"),
         List.of("binary", "binary", "int", "int", "varchar", "int"),
-        new Object[] {lsnBytes(L1), lsnBytes(L1), 2, 1, "2026-09-28T14:03:12.117", 7},
-        new Object[] {lsnBytes(L2), lsnBytes(L2), 1, 1, "2026-09-28T14:03:13", 8}));
+        new Object[] {ScriptedJdbc.lsnBytes(L1), ScriptedJdbc.lsnBytes(L1), 2, 1, "2026-09-28T14:03:12.117", 7},
+        new Object[] {ScriptedJdbc.lsnBytes(L2), ScriptedJdbc.lsnBytes(L2), 1, 1, "2026-09-28T14:03:13", 8}));
     jdbc.on("SELECT [id] FROM [dbo].[orders]", Result.rows(List.of("id"), List.of("int"), new Object[] {7}, new Object[] {8}));
     ChangeQuery q = new ChangeQuery("dbo_orders", Lsn.parse(L1), Lsn.parse(L2), List.of("id"), true, 10);
     io.mssqlcdc.client.TableQuery t = new io.mssqlcdc.client.TableQuery(new io.mssqlcdc.client.TableRef("dbo", "orders"),
