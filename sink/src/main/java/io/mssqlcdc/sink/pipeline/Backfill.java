@@ -668,7 +668,11 @@ public final class Backfill {
         .set(RETENTION_HEADROOM_HOURS, ChunkedSnapshots.headroomHours(open.lostTo(), open.commitTs()))
         .set(EVENT, open.kind()).set(LOST_FROM_TS, open.lostFrom()).set(LOST_TO_TS, open.lostTo())
         .set(DETAIL, PyJson.write(d)).set(TARGET, target.text());
-    FactsWriter.write(spark, facts, List.of(r), ids.eventsKey(), open.generation());
+    if (open.generation() == 0 && SnapshotEvents.BOOTSTRAP.equals(open.kind())) {
+      SnapshotEvents.writeBootstrap(spark, facts, ids, r);
+    } else {
+      FactsWriter.write(spark, facts, List.of(r), ids.eventsKey(), open.generation());
+    }
     LOG.info("{}: the chunked snapshot at {} is complete ({} chunks, {} rows)", target, open.s(), done.size(), rows);
   }
 

@@ -552,9 +552,8 @@ public final class CdcStream {
         s = Snapshots.take(spark, readerOptions, target, captureInstance, client);
       }
       if (facts != null) {
-        FactsWriter.ensure(spark, facts);
-        FactsWriter.write(spark, facts, List.of(SnapshotEvents.event(ids.sinkId(0), SnapshotEvents.BOOTSTRAP, s, null,
-            null, null, target.text())), ids.eventsKey(), 0);
+        SnapshotEvents.writeBootstrap(spark, facts, ids, SnapshotEvents.event(ids.sinkId(0), SnapshotEvents.BOOTSTRAP,
+            s, null, null, null, target.text()));
       }
       return s;
     }

@@ -221,12 +221,11 @@ public final class Seed {
     }
   }
 
-  /** Writes the bootstrap row (Delta skips a rerun's) and returns the offset. */
+  /** Writes the bootstrap row (once: a rerun's is skipped) and returns the offset. */
   private CdcOffset done(TakenSnapshot s, Instant ignored) {
     if (facts != null) {
-      FactsWriter.ensure(spark, facts);
-      FactsWriter.write(spark, facts, List.of(SnapshotEvents.event(ids.sinkId(0), SnapshotEvents.BOOTSTRAP, s, null,
-          null, null, target.text())), ids.eventsKey(), 0);
+      SnapshotEvents.writeBootstrap(spark, facts, ids, SnapshotEvents.event(ids.sinkId(0), SnapshotEvents.BOOTSTRAP,
+          s, null, null, null, target.text()));
     }
     return CdcOffset.of(s.lsn(), s.commitTs(), null);
   }

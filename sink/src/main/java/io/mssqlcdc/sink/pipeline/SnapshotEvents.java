@@ -2,8 +2,15 @@ package io.mssqlcdc.sink.pipeline;
 
 import static io.mssqlcdc.sink.facts.FactsColumn.*;
 
+import io.mssqlcdc.sink.AppIds;
+import io.mssqlcdc.sink.facts.FactsReader;
 import io.mssqlcdc.sink.facts.FactsRow;
+import io.mssqlcdc.sink.facts.FactsWriter;
+import io.mssqlcdc.sink.tables.TableRef;
 import java.time.Instant;
+import java.util.List;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
 
 /**
  * The facts rows of snapshot events (reference-behaviour §13 {@code write_event}, §14.3):
@@ -33,6 +40,26 @@ final class SnapshotEvents {
         .set(DETAIL, detail).set(TARGET, target);
     r.set(RETENTION_HEADROOM_HOURS, io.mssqlcdc.sink.chunked.ChunkedSnapshots.headroomHours(lostTo, s.commitTs()));
     return r;
+  }
+
+  /**
+   * Writes generation 0's {@code bootstrap} row once (decision 0015). The first is keyed ({@code <app_id>#events},
+   * version 0) as the reference writes it, so Delta skips a rerun's. A bootstrap taken again later (the snapshot's
+   * capture instance was dropped, so bronze's snapshot no longer counts) cannot use that key: Delta has recorded
+   * version 0 and would skip the new row without a word. Its row is appended without a key, once: a row of this
+   * app id, target and stamp already there (a rerun after a crash past the append) writes nothing.
+   */
+  static void writeBootstrap(SparkSession spark, TableRef facts, AppIds ids, FactsRow row) {
+    FactsWriter.ensure(spark, facts);
+    String stamp = (String) row.get(MAX_LSN);
+    List<String> earlier = FactsReader.events(spark, facts, (String) row.get(TARGET), BOOTSTRAP)
+        .where(functions.col(APP_ID.column()).equalTo(row.get(APP_ID)))
+        .select(MAX_LSN.column()).as(org.apache.spark.sql.Encoders.STRING()).collectAsList();
+    if (earlier.isEmpty()) {
+      FactsWriter.write(spark, facts, List.of(row), ids.eventsKey(), 0);
+    } else if (!earlier.contains(stamp)) {
+      FactsWriter.write(spark, facts, List.of(row), null, 0);
+    }
   }
 
   /**

@@ -165,6 +165,12 @@ class CdcStreamTest {
             "3," + stamp + ",dbo_orders_v2");
     assertThat(Lsn.parse(stamp).compareTo(three)).isGreaterThanOrEqualTo(0);
     assertThat(BronzeImages.latest(spark, bronze, "order_id", List.of("status"))).isEqualTo(table());
+    // Its bootstrap row is in facts beside the first one (decision 0015: <app_id>#events version 0 is taken), and a
+    // rerun on the same checkpoint writes it no second time.
+    await(builder().option("captureInstance", "dbo_orders_v2").bootstrap(true).toDelta());
+    assertThat(facts().where("event = 'bootstrap'").orderBy("max_lsn").collectAsList().stream()
+        .map(r -> r.getAs("app_id") + "," + r.getAs("max_lsn") + "," + r.getAs("rows")).toList())
+        .containsExactly("orders," + stale + ",0", "orders," + stamp + ",3");
   }
 
 
