@@ -163,12 +163,35 @@ public final class SparkTags {
     return AnnotationSupport.findRepeatableAnnotations(type, Tag.class).stream().anyMatch(t -> t.value().equals(tag));
   }
 
+  /**
+   * The top-level classes under {@code classes}: a test-classes directory, or a test jar (a module's tests run from
+   * its jar in the delta-tests module, docs/CONTRIBUTING.md). Finding none is an error, not a pass.
+   */
   private static List<String> topLevelClasses(Path classes) {
-    try (Stream<Path> files = Files.walk(classes)) {
-      return files.map(classes::relativize).map(Path::toString)
+    if (Files.isRegularFile(classes)) {
+      try (java.nio.file.FileSystem jar = java.nio.file.FileSystems.newFileSystem(classes)) {
+        return nonEmpty(classes, classNames(jar.getPath("/")));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return nonEmpty(classes, classNames(classes));
+  }
+
+  private static List<String> nonEmpty(Path where, List<String> names) {
+    if (names.isEmpty()) {
+      throw new IllegalStateException("no test class found in " + where);
+    }
+    return names;
+  }
+
+  private static List<String> classNames(Path root) {
+    try (Stream<Path> files = Files.walk(root)) {
+      return files.filter(Files::isRegularFile).map(root::relativize).map(Path::toString)
           .filter(f -> f.endsWith(".class") && !f.contains("$") && !f.endsWith("module-info.class")
               && !f.endsWith("package-info.class"))
-          .map(f -> f.substring(0, f.length() - ".class".length()).replace(java.io.File.separatorChar, '.'))
+          .map(f -> f.substring(0, f.length() - ".class".length()).replace('/', '.')
+              .replace(java.io.File.separatorChar, '.'))
           .sorted().toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
