@@ -27,7 +27,14 @@ final class CrashCase {
     /** An exception thrown at the point (the process dies there, its JVM state survives). */
     EXCEPTION,
     /** The query is stopped from another thread while its batch is at the point (a stop mid-batch). */
-    STOP
+    STOP,
+    /**
+     * The driver JVM killed at the point: the case runs in a child JVM ({@link KilledJvm}), which the test kills
+     * ({@code destroyForcibly}) when it reports the point; this JVM then carries on from the step that was cut, on
+     * the same checkpoint, tables and database, as a restarted driver would. Nothing the child held in memory
+     * survives (the facts committer's held rows, caches, open transactions).
+     */
+    KILL
   }
 
   /** The points the case draws from, and the most hits of each its rounds reach for sure. */
@@ -59,14 +66,21 @@ final class CrashCase {
   final boolean chunked;
   /** A chunked case's chunk size (1-3 rows: several chunks and waves of a small table). */
   final int chunkRows;
-  private final Random rnd;
+  /** The case's draws; a kill case carries on with the child's (saved with its {@link Progress}). */
+  private Random rnd;
   private final List<String> log = new ArrayList<>();
+  /** The constructor's arguments as given (before any draw), for the child JVM to make the same case. */
+  private final String[] given;
+  /** True in the child JVM of a kill case: it saves its progress before each step and waits to be killed. */
+  private boolean child;
   private volatile CompletableFuture<StreamingQuery> current = new CompletableFuture<>();
   private String firedIn;
   private LocalDateTime lastVerdict;
 
   /** The case of {@code seed}; {@code point}, {@code kind} and {@code nth} (0: drawn) drawn from it unless given. */
   CrashCase(long seed, CrashPoint point, Kind kind, int nth, int rounds) {
+    this.given = new String[] {Long.toString(seed), point == null ? "-" : point.id(), kind == null ? "-" : kind.name(),
+        Integer.toString(nth), Integer.toString(rounds)};
     if (rounds < 2) {
       throw new IllegalArgumentException("a case needs 2 rounds or more (the first streams, the next apply), not " + rounds);
     }
@@ -83,7 +97,11 @@ final class CrashCase {
     boolean fullOnly = FULL_SNAPSHOT_POINTS.contains(drawn);
     this.point = point != null ? point : chunked && (fullOnly || chunkDraw.nextBoolean()) ? chunkedDrawn : drawn;
     Kind k = kind != null ? kind : draw.nextInt(3) == 0 ? Kind.STOP : Kind.EXCEPTION;
-    this.kind = STOPPABLE.contains(this.point) ? k : Kind.EXCEPTION;
+    // a kill (any point), for 1 seed in 6 from a draw of its own: the other draws of a seed stay as they were
+    if (kind == null && new Random(seed * 31 + 7).nextInt(6) == 0) {
+      k = Kind.KILL;
+    }
+    this.kind = k == Kind.KILL || STOPPABLE.contains(this.point) ? k : Kind.EXCEPTION;
     int drawnNth = switch (this.point) {
       // bootstrap's snapshot; the re-snapshot's, if the case purges, is their second hit
       case SNAPSHOT_AFTER_STAMP, SNAPSHOT_AFTER_APPEND -> 1;
@@ -124,7 +142,11 @@ final class CrashCase {
   /** Runs the case in {@code dir}; throws an AssertionError naming the case and its replay command on a failure. */
   void run(Path dir) {
     try {
-      runSteps(dir);
+      if (kind == Kind.KILL) {
+        runKilled(dir);
+      } else {
+        runSteps(dir, null);
+      }
     } catch (Throwable t) {
       throw new AssertionError("crash case failed: " + describe() + ", " + rounds + " rounds" + "; fired in: " + firedIn + "\nsteps: " + log
           + "\nreplay: " + replay() + "\n" + t, t);
@@ -133,26 +155,128 @@ final class CrashCase {
     }
   }
 
-  private void runSteps(Path dir) {
-    Pipeline p = new Pipeline(dir);
-    History h = new History(p.db, rnd);
-    h.commit(2 + rnd.nextInt(4));
-    arm();
-    for (int round = 0; round < rounds; round++) {
-      if (round > 0) {
-        h.commit(2 + rnd.nextInt(5));
+  /**
+   * Where a case is before one of its steps, as a kill case's child saves it (Java serialization, in the case's
+   * directory): the model with the draws' state (one stream, so the history keeps sharing the case's
+   * {@code Random}), the round and step, the round's batch size, the last verdict and the steps so far.
+   */
+  record Progress(History history, Random rnd, int round, int step, String stepName, int perBatch,
+      LocalDateTime lastVerdict, List<String> log) implements java.io.Serializable {
+    static final String FILE = "kill-progress.bin";
+
+    void save(Path dir) {
+      Path tmp = dir.resolve(FILE + ".tmp");
+      try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(java.nio.file.Files.newOutputStream(tmp))) {
+        out.writeObject(this);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
       }
-      if (round == purgeRound) {
-        log.add("purged to " + h.purgeUnread(p.db).hex());
+      try {
+        java.nio.file.Files.move(tmp, dir.resolve(FILE), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+            java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
       }
-      int perBatch = 1 + rnd.nextInt(3);
-      step("stream round " + round, () -> stream(p, perBatch));
-      h.streamed();
-      if (chunked) {
+    }
+
+    static Progress load(Path dir) {
+      try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(
+          java.nio.file.Files.newInputStream(dir.resolve(FILE)))) {
+        return (Progress) in.readObject();
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      } catch (ClassNotFoundException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  /** The steps of a round, in order: {@code STREAM}, {@code BACKFILL} (chunked cases), {@code APPLY} (rounds 1..). */
+  private static final int STREAM = 0;
+  private static final int BACKFILL = 1;
+  private static final int APPLY = 2;
+
+  /**
+   * A kill case: the child JVM runs the case until the point reports (then it is killed) or to its end (then it has
+   * checked the tables itself); after a kill this JVM opens the same database and tables and carries on from the
+   * step that was cut.
+   */
+  private void runKilled(Path dir) throws Exception {
+    java.nio.file.Files.createDirectories(dir);
+    KilledJvm.Outcome o = KilledJvm.run(this, dir);
+    if (!o.killed()) {
+      if (o.exitCode() != 0) {
+        throw new AssertionError("the child JVM failed (exit code " + o.exitCode() + "); its last output:\n" + o.tail());
+      }
+      log.add("the child JVM ran the case to its end without reaching the point, and checked it");
+      return;
+    }
+    Progress at = Progress.load(dir);
+    log.addAll(at.log());
+    firedIn = at.stepName();
+    log.add(at.stepName() + ": the JVM killed at " + point.id());
+    runSteps(dir, at);
+  }
+
+  /** The arguments that make this case again in another JVM: {@link #fromArgs}. */
+  List<String> args() {
+    return List.of(given);
+  }
+
+  /** The case {@link #args} name. */
+  static CrashCase fromArgs(List<String> a) {
+    return new CrashCase(Long.parseLong(a.get(0)), a.get(1).equals("-") ? null : CrashPoint.parse(a.get(1)),
+        a.get(2).equals("-") ? null : Kind.valueOf(a.get(2)), Integer.parseInt(a.get(3)), Integer.parseInt(a.get(4)));
+  }
+
+  /** The child JVM's part of a kill case (see {@link KilledJvm}): the steps, saving its progress before each. */
+  void runAsChild(Path dir) {
+    child = true;
+    runSteps(dir, null);
+  }
+
+  /** The steps from the start, or ({@code resume} not null) from the step a killed JVM was in. */
+  private void runSteps(Path dir, Progress resume) {
+    Pipeline p = new Pipeline(dir, resume != null);
+    History h;
+    if (resume == null) {
+      h = new History(p.db, rnd);
+      h.commit(2 + rnd.nextInt(4));
+      arm();
+    } else {
+      h = resume.history();
+      h.reattach(p.db);
+      rnd = resume.rnd();
+      lastVerdict = resume.lastVerdict();
+    }
+    for (int round = resume == null ? 0 : resume.round(); round < rounds; round++) {
+      boolean resumed = resume != null && round == resume.round();
+      int perBatch;
+      if (resumed) {
+        perBatch = resume.perBatch(); // the round's history was made before the kill
+      } else {
+        if (round > 0) {
+          h.commit(2 + rnd.nextInt(5));
+        }
+        if (round == purgeRound) {
+          log.add("purged to " + h.purgeUnread(p.db).hex());
+        }
+        perBatch = 1 + rnd.nextInt(3);
+      }
+      int from = resumed ? resume.step() : STREAM;
+      if (from <= STREAM) {
+        String name = "stream round " + round;
+        saveProgress(dir, h, round, STREAM, name, perBatch);
+        step(name, () -> stream(p, perBatch));
+        h.streamed();
+      }
+      if (chunked && from <= BACKFILL) {
         // round 0: one wave (the snapshot stays open beside the stream); later rounds: the rest
         int waves = round == 0 ? 1 : 0;
         boolean last = round > 0;
-        step("backfill round " + round, () -> {
+        String name = "backfill round " + round;
+        saveProgress(dir, h, round, BACKFILL, name, perBatch);
+        step(name, () -> {
           String state = p.backfill(chunkRows, waves).state();
           log.add("backfill: " + state);
           if (last && !state.equals("done")) {
@@ -161,7 +285,9 @@ final class CrashCase {
         });
       }
       if (round > 0) {
-        step("apply round " + round, () -> apply(p, h));
+        String name = "apply round " + round;
+        saveProgress(dir, h, round, APPLY, name, perBatch);
+        step(name, () -> apply(p, h));
       }
     }
     CrashPoints.disarm();
@@ -169,7 +295,19 @@ final class CrashCase {
     log.add("checked");
   }
 
+  private void saveProgress(Path dir, History h, int round, int step, String name, int perBatch) {
+    if (child) {
+      new Progress(h, rnd, round, step, name, perBatch, lastVerdict, List.copyOf(log)).save(dir);
+    }
+  }
+
   private void arm() {
+    if (kind == Kind.KILL) {
+      if (child) {
+        CrashPoints.arm(point, nth, (p, n) -> KilledJvm.reportAndWait(p));
+      }
+      return;
+    }
     if (kind == Kind.EXCEPTION) {
       CrashPoints.arm(point, nth);
       return;

@@ -26,20 +26,24 @@ import java.util.function.Consumer;
  * idle mapping entry (capture writing without changes). Commit times come from a synthetic clock,
  * 7 s apart.
  */
-final class History {
+final class History implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   /** A row of the table: its key and its two other columns. */
-  record Order(int id, Integer code, String status) {}
+  record Order(int id, Integer code, String status) implements java.io.Serializable {}
 
   /** One change row: the operation and the row image it carries. */
-  record Change(int op, Order row) {}
+  record Change(int op, Order row) implements java.io.Serializable {}
 
   /** A committed transaction (no changes: an idle entry), with the table after it. */
-  record Commit(Lsn lsn, LocalDateTime at, List<Change> changes, Map<Integer, Order> after) {}
+  record Commit(Lsn lsn, LocalDateTime at, List<Change> changes, Map<Integer, Order> after)
+      implements java.io.Serializable {}
 
   static final String TABLE = "orders";
   static final String CAPTURE_INSTANCE = "dbo_orders";
 
-  private final FakeCdcDatabase db;
+  /** Not saved with the model (a kill case's progress, {@link CrashCase}): {@link #reattach} sets it again. */
+  private transient FakeCdcDatabase db;
   private final Random rnd;
   private final TreeMap<Integer, Order> table = new TreeMap<>();
   private final TreeSet<Integer> deleted = new TreeSet<>();
@@ -55,6 +59,11 @@ final class History {
     this.rnd = rnd;
     db.createTable("dbo", TABLE, "order_id int", "code int", "status varchar(20)").key("order_id");
     db.enableCdc("dbo", TABLE);
+  }
+
+  /** The model saved by a killed JVM, on the same database opened again by the one that carries on. */
+  void reattach(FakeCdcDatabase db) {
+    this.db = db;
   }
 
   /** Commits {@code n} random transactions, with idle entries now and then. */

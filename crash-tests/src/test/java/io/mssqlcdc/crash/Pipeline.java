@@ -32,7 +32,12 @@ final class Pipeline {
   final TrackingAttachment tracking;
 
   Pipeline(Path dir) {
-    this.db = FakeCdcDatabase.create(dir.resolve("db"));
+    this(dir, false);
+  }
+
+  /** @param existing the tables and database a killed JVM left in {@code dir} (opened, not created) */
+  Pipeline(Path dir, boolean existing) {
+    this.db = existing ? FakeCdcDatabase.open(dir.resolve("db")) : FakeCdcDatabase.create(dir.resolve("db"));
     this.bronze = dir.resolve("bronze").toString();
     this.facts = dir.resolve("facts").toString();
     this.control = dir.resolve("control").toString();

@@ -39,12 +39,15 @@ class CdcChangesTest {
     db = FakeCdcDatabase.create(dir.resolve("db"));
     db.createTable("dbo", "orders", "order_id int", "status varchar(20)").key("order_id");
     db.enableCdc("dbo", "orders");
-    db.commit(tx -> tx.insert("orders", row("order_id", 1, "status", "new"))
+    // commit times a second apart: the timestamp ranges below must not depend on how fast the commits ran (two in
+    // one millisecond made "FROM TIMESTAMP <commit 1>" take commit 0 too)
+    java.time.LocalDateTime t = java.time.LocalDateTime.of(2026, 3, 1, 10, 0, 0);
+    db.commitAt(t, tx -> tx.insert("orders", row("order_id", 1, "status", "new"))
         .insert("orders", row("order_id", 2, "status", "paid")));
-    db.commit(tx -> tx.update("orders", row("order_id", 1, "status", "shipped")));
-    db.commit(tx -> tx.delete("orders", List.of(2))
+    db.commitAt(t.plusSeconds(1), tx -> tx.update("orders", row("order_id", 1, "status", "shipped")));
+    db.commitAt(t.plusSeconds(2), tx -> tx.delete("orders", List.of(2))
         .insert("orders", row("order_id", 3, "status", "new")));
-    db.commit(tx -> tx.update("orders", row("order_id", 1, "status", "done"))
+    db.commitAt(t.plusSeconds(3), tx -> tx.update("orders", row("order_id", 1, "status", "done"))
         .update("orders", row("order_id", 3, "status", "paid")));
     SPARK.conf().set("spark.sql.catalog.cdc_ch", CdcCatalog.class.getName());
     SPARK.conf().set("spark.sql.catalog.cdc_ch.backend", "fake");
