@@ -1,0 +1,182 @@
+package io.mssqlcdc.silver;
+
+import static org.apache.spark.sql.functions.coalesce;
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.lower;
+import static org.apache.spark.sql.functions.max;
+import static org.apache.spark.sql.functions.not;
+import static org.apache.spark.sql.functions.when;
+
+import io.mssqlcdc.connector.CdcColumns;
+import io.mssqlcdc.errors.SilverErrors;
+import io.mssqlcdc.finalization.Finalization;
+import io.mssqlcdc.sink.facts.FactsColumn;
+import io.mssqlcdc.sink.tables.DeltaTables;
+import io.mssqlcdc.sink.tables.TableRef;
+import java.time.LocalDateTime;
+import java.util.List;
+import java.util.function.Consumer;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.storage.StorageLevel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One {@link ApplyHistory} call (docs/HISTORY.md, "What a call does"), in {@link ApplyRun}'s order:
+ * the control table first (bronze's verdict, the history's position), then the facts, then bronze
+ * pinned at its newest version; one MERGE into the history; then the position and the verdict in one
+ * commit of the control table. A crash between the MERGE and the position is repaired by the next
+ * call through the keys' watermarks ({@link HistoryRules}).
+ */
+final class HistoryRun {
+  private static final Logger LOG = LoggerFactory.getLogger(HistoryRun.class);
+
+  private final SparkSession spark;
+  private final CallArguments args;
+  private final boolean storeDeletes;
+  private final List<String> track;
+  private final List<String> except;
+  private final Consumer<ApplyHistory.Step> steps;
+
+  HistoryRun(SparkSession spark, CallArguments args, boolean storeDeletes, List<String> track, List<String> except,
+      Consumer<ApplyHistory.Step> steps) {
+    this.spark = spark;
+    this.args = args;
+    this.storeDeletes = storeDeletes;
+    this.track = track;
+    this.except = except;
+    this.steps = steps;
+  }
+
+  ApplyResult run() {
+    try {
+      return apply();
+    } catch (RuntimeException | Error e) {
+      EnsuredTables.forget(spark, "control " + args.control().text());
+      EnsuredTables.forget(spark, "history " + args.target().text());
+      throw e;
+    }
+  }
+
+  private ApplyResult apply() {
+    long t0 = System.nanoTime();
+    TableRef bronze = args.bronze();
+    TableRef history = args.target();
+    TableRef control = args.control();
+    TableRef facts = args.facts();
+    SourceTableInfo source = SourceTableInfo.resolve(args.captureInstance(), args.keys(), args.reader());
+    if (!EnsuredTables.contains(spark, "control " + control.text())) {
+      Finalization.ensureControlTable(spark, control.text());
+      EnsuredTables.add(spark, "control " + control.text());
+    }
+    ControlRows.Read first = ControlRows.read(spark, control, bronze.text(), history.text());
+    SilverPosition position = first.silver();
+    if (!DeltaTables.exists(spark, bronze)) {
+      LOG.warn("bronze {} does not exist: nothing applied to {}. Expected until the stream writes its first batch",
+          bronze, history);
+      return new ApplyResult(false, position.appliedLsn(), position.finalizedUntil(), false);
+    }
+    boolean factsExist = facts != null && DeltaTables.exists(spark, facts);
+    SnapshotFacts seen = factsExist ? SnapshotFacts.read(spark, facts, bronze.text()) : SnapshotFacts.NONE;
+
+    Dataset<Row> pinned = DeltaTables.readVersion(spark, bronze, DeltaTables.version(spark, bronze));
+    BronzeColumns columns = BronzeColumns.of(pinned.schema(), bronze.text(), source.keys());
+    boolean[] tracked = TrackedColumns.mask(columns.capturedNames(), track, except);
+    Column ours = lower(col(CdcColumns.CAPTURE_INSTANCE)).isin(source.instancesLower().toArray());
+    Column op = col(CdcColumns.OPERATION);
+    Column lsn = col(CdcColumns.START_LSN);
+    Column snapshotId = columns.hasSnapshot() ? coalesce(col(CdcColumns.SNAPSHOT), lsn) : lsn;
+    Column chunked = columns.hasChunk() ? col(CdcColumns.CHUNK).isNotNull() : lit(false);
+
+    // The newest whole snapshot in bronze above the one recorded (those at or below cannot change the plan).
+    Column probe = ours.and(op.equalTo(0)).and(not(chunked));
+    if (position.snapshotLsn() != null) {
+      probe = probe.and(lsn.gt(lit(position.snapshotLsn())));
+    }
+    Row whole = pinned.where(probe).agg(max(snapshotId)).first();
+    HistoryPlan plan = HistoryPlan.decide(position, seen.newest(), whole.isNullAt(0) ? null : whole.getString(0));
+
+    Column change = op.notEqual(0);
+    Column base = plan.changesAfter() == null ? change : change.and(lsn.gt(lit(plan.changesAfter())));
+    if (plan.applySnapshot()) {
+      base = base.or(op.equalTo(0).and(snapshotId.equalTo(plan.snapshot())));
+    }
+    Dataset<Row> read = pinned.where(base);
+    Row stats = read.agg(max(when(not(ours), col(CdcColumns.CAPTURE_INSTANCE))), max(when(ours.and(change), lsn)),
+        count(when(ours.and(op.equalTo(0)).and(chunked), lit(1))),
+        max(when(ours.and(op.equalTo(0)), col(CdcColumns.COMMIT_TS)))).first();
+    if (!stats.isNullAt(0)) {
+      throw SilverErrors.otherCaptureInstance(bronze.text(), stats.getString(0), args.captureInstance(),
+          args.reader() != null);
+    }
+    columns.requireKeys(bronze.text());
+    if (stats.getLong(2) > 0) {
+      throw SilverErrors.conflict("ApplyHistory does not apply chunked snapshots yet: " + bronze + " holds chunk"
+          + " rows of snapshot " + plan.snapshot() + ". Use ApplyChanges for this table until it does (issue 31).");
+    }
+    String top = stats.isNullAt(1) ? null : stats.getString(1);
+    HistoryRules.Snapshot snapshot = null;
+    if (plan.applySnapshot()) {
+      LocalDateTime at = stats.isNullAt(3) ? snapshotTime(facts, factsExist, plan.snapshot()) : (LocalDateTime) stats.get(3);
+      snapshot = new HistoryRules.Snapshot(plan.snapshot(), at);
+    }
+
+    String ensured = "history " + history.text() + " " + columns.capturedNames().stream().map(BronzeColumns::lower)
+        .sorted().toList();
+    if (!EnsuredTables.contains(spark, ensured)) {
+      HistoryMerge.ensure(spark, history, columns.captured());
+      EnsuredTables.add(spark, ensured);
+    }
+    long written = 0;
+    if (plan.merges(top)) {
+      Dataset<Row> mine = read.where(ours).withColumn(CdcColumns.START_LSN, when(op.equalTo(0), snapshotId)
+          .otherwise(lsn));
+      Dataset<Row> versions = HistoryVersions.compute(mine, DeltaTables.read(spark, history), columns,
+          new HistoryRules(tracked, storeDeletes), snapshot).persist(StorageLevel.MEMORY_AND_DISK());
+      try {
+        written = versions.count();
+        if (written > 0) {
+          HistoryMerge.merge(spark, history, versions, columns.keys(), columns.capturedNames());
+        }
+      } finally {
+        versions.unpersist(false);
+      }
+    }
+    steps.accept(ApplyHistory.Step.MERGED);
+
+    SilverPosition next = plan.next(top);
+    LocalDateTime verdict = position.finalizedUntil();
+    ControlRows.Verdict advance = facts == null ? null : ControlRows.advance(first.bronze(), verdict, args.granularity());
+    if (advance != null) {
+      verdict = advance.finalizedUntil();
+    }
+    if (!next.samePosition(position) || advance != null) {
+      ControlRows.write(spark, control, history.text(), next, advance, first.silverRow());
+    }
+    LOG.info("ApplyHistory {} -> {}: {} version row(s) written{}, position {}, verdict {} ({} ms)", bronze, history,
+        written, plan.applySnapshot() ? " with snapshot " + plan.snapshot() : "", next.appliedLsn(), verdict,
+        (System.nanoTime() - t0) / 1_000_000);
+    return new ApplyResult(plan.applySnapshot(), next.appliedLsn(), verdict, true);
+  }
+
+  /** The commit time of snapshot {@code s} from its facts row (an emptied table's snapshot has no bronze row). */
+  private LocalDateTime snapshotTime(TableRef facts, boolean factsExist, String s) {
+    if (factsExist) {
+      List<Row> rows = DeltaTables.read(spark, facts)
+          .where(col(FactsColumn.TARGET.column()).equalTo(args.bronze().text())
+              .and(col(FactsColumn.MAX_LSN.column()).equalTo(s))
+              .and(col(FactsColumn.END_COMMIT_TS.column()).isNotNull()))
+          .select(FactsColumn.END_COMMIT_TS.column()).limit(1).collectAsList();
+      if (!rows.isEmpty()) {
+        return (LocalDateTime) rows.get(0).get(0);
+      }
+    }
+    throw SilverErrors.conflict("the commit time of snapshot " + s + " is neither in " + args.bronze() + " nor in"
+        + " the facts' end_commit_ts: the history cannot date the versions it closes.");
+  }
+}
