@@ -22,7 +22,6 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -98,18 +97,16 @@ final class HistoryRun {
     if (position.snapshotLsn() != null) {
       probe = probe.and(lsn.gt(lit(position.snapshotLsn())));
     }
-    Row whole = pinned.where(probe).agg(max(snapshotId)).first();
-    HistoryPlan plan = HistoryPlan.decide(position, seen.newest(), whole.isNullAt(0) ? null : whole.getString(0));
-
-    Column change = op.notEqual(0);
-    Column base = plan.changesAfter() == null ? change : change.and(lsn.gt(lit(plan.changesAfter())));
-    if (plan.applySnapshot()) {
-      base = base.or(op.equalTo(0).and(snapshotId.equalTo(plan.snapshot())));
+    // One pass over bronze for the plan it would have without a new snapshot in bronze (the facts name it when the
+    // stream wrote one), the probe riding along; again only when the probe finds a snapshot that changes the plan.
+    HistoryPlan plan = HistoryPlan.decide(position, seen.newest(), null);
+    Row stats = stats(pinned, base(plan, op, lsn, snapshotId), probe, ours, op, lsn, chunked, snapshotId);
+    HistoryPlan decided = HistoryPlan.decide(position, seen.newest(), stats.isNullAt(4) ? null : stats.getString(4));
+    if (!decided.equals(plan)) {
+      plan = decided;
+      stats = stats(pinned, base(plan, op, lsn, snapshotId), lit(false), ours, op, lsn, chunked, snapshotId);
     }
-    Dataset<Row> read = pinned.where(base);
-    Row stats = read.agg(max(when(not(ours), col(CdcColumns.CAPTURE_INSTANCE))), max(when(ours.and(change), lsn)),
-        count(when(ours.and(op.equalTo(0)).and(chunked), lit(1))),
-        max(when(ours.and(op.equalTo(0)), col(CdcColumns.COMMIT_TS)))).first();
+    Dataset<Row> read = pinned.where(base(plan, op, lsn, snapshotId));
     if (!stats.isNullAt(0)) {
       throw SilverErrors.otherCaptureInstance(bronze.text(), stats.getString(0), args.captureInstance(),
           args.reader() != null);
@@ -132,20 +129,14 @@ final class HistoryRun {
       HistoryMerge.ensure(spark, history, columns.captured());
       EnsuredTables.add(spark, ensured);
     }
-    long written = 0;
+    String merged = "no MERGE";
     if (plan.merges(top)) {
       Dataset<Row> mine = read.where(ours).withColumn(CdcColumns.START_LSN, when(op.equalTo(0), snapshotId)
           .otherwise(lsn));
       Dataset<Row> versions = HistoryVersions.compute(mine, DeltaTables.read(spark, history), columns,
-          new HistoryRules(tracked, storeDeletes), snapshot).persist(StorageLevel.MEMORY_AND_DISK());
-      try {
-        written = versions.count();
-        if (written > 0) {
-          HistoryMerge.merge(spark, history, versions, columns.keys(), columns.capturedNames());
-        }
-      } finally {
-        versions.unpersist(false);
-      }
+          new HistoryRules(tracked, storeDeletes), snapshot);
+      Row m = HistoryMerge.merge(spark, history, versions, columns.keys(), columns.capturedNames());
+      merged = "MERGE updated " + m.getAs("num_updated_rows") + ", inserted " + m.getAs("num_inserted_rows");
     }
     steps.accept(ApplyHistory.Step.MERGED);
 
@@ -158,10 +149,33 @@ final class HistoryRun {
     if (!next.samePosition(position) || advance != null) {
       ControlRows.write(spark, control, history.text(), next, advance, first.silverRow());
     }
-    LOG.info("ApplyHistory {} -> {}: {} version row(s) written{}, position {}, verdict {} ({} ms)", bronze, history,
-        written, plan.applySnapshot() ? " with snapshot " + plan.snapshot() : "", next.appliedLsn(), verdict,
+    LOG.info("ApplyHistory {} -> {}: {}{}, position {}, verdict {} ({} ms)", bronze, history,
+        merged, plan.applySnapshot() ? " with snapshot " + plan.snapshot() : "", next.appliedLsn(), verdict,
         (System.nanoTime() - t0) / 1_000_000);
     return new ApplyResult(plan.applySnapshot(), next.appliedLsn(), verdict, true);
+  }
+
+  /** Which bronze rows {@code plan} reads: the changes after its LSN, and the snapshot it applies. */
+  private static Column base(HistoryPlan plan, Column op, Column lsn, Column snapshotId) {
+    Column change = op.notEqual(0);
+    Column base = plan.changesAfter() == null ? change : change.and(lsn.gt(lit(plan.changesAfter())));
+    if (plan.applySnapshot()) {
+      base = base.or(op.equalTo(0).and(snapshotId.equalTo(plan.snapshot())));
+    }
+    return base;
+  }
+
+  /**
+   * One pass over bronze: of the rows of {@code base}, another table's capture instance (0), the newest change (1),
+   * this table's chunk rows (2), the snapshot rows' commit time (3); of the rows of {@code probe}, the newest
+   * snapshot id (4).
+   */
+  private static Row stats(Dataset<Row> pinned, Column base, Column probe, Column ours, Column op, Column lsn,
+      Column chunked, Column snapshotId) {
+    Column mine = base.and(ours);
+    return pinned.where(base.or(probe)).agg(max(when(base.and(not(ours)), col(CdcColumns.CAPTURE_INSTANCE))),
+        max(when(mine.and(op.notEqual(0)), lsn)), count(when(mine.and(op.equalTo(0)).and(chunked), lit(1))),
+        max(when(mine.and(op.equalTo(0)), col(CdcColumns.COMMIT_TS))), max(when(probe, snapshotId))).first();
   }
 
   /** The commit time of snapshot {@code s} from its facts row (an emptied table's snapshot has no bronze row). */

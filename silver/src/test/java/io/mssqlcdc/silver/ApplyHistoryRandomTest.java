@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -57,14 +58,16 @@ class ApplyHistoryRandomTest {
     }
     String start = (String) f.controlRow(byId).get("snapshot_lsn");
     int checked = 0;
+    List<Row> idRows = ApplyHistoryTest.load(byId);
+    List<Row> codeRows = ApplyHistoryTest.load(byCode);
     for (Commit c : commits) {
       if (bootstrap && c.lsn().hex().compareTo(start) < 0) {
         continue; // the history starts at the bootstrap's snapshot
       }
       String lsn = c.lsn().hex();
-      assertThat(ApplyHistoryTest.asOf(byId, "order_id", List.of("code", "status"), lsn))
+      assertThat(ApplyHistoryTest.asOf(idRows, "order_id", List.of("code", "status"), lsn))
           .as("seed %d, by order_id as of %s", seed, lsn).isEqualTo(c.byId());
-      assertThat(ApplyHistoryTest.asOf(byCode, "code", List.of("order_id", "status"), lsn))
+      assertThat(ApplyHistoryTest.asOf(codeRows, "code", List.of("order_id", "status"), lsn))
           .as("seed %d, by code as of %s", seed, lsn).isEqualTo(c.byCode());
       checked++;
     }

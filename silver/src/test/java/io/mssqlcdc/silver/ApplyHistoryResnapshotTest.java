@@ -65,7 +65,7 @@ class ApplyHistoryResnapshotTest {
     String s1 = (String) f.controlRow(h).get("snapshot_lsn");
     assertThat(versions(h)).containsExactly("1 new closed gap", "2 new closed gap", "2 paid open",
         "3 new closed gap", "4 new open", "5 new open");
-    assertThat(ApplyHistoryTest.asOf(h, s1)).isEqualTo(f.table("order_id", COLUMNS));
+    assertThat(ApplyHistoryTest.asOf(ApplyHistoryTest.load(h), s1)).isEqualTo(f.table("order_id", COLUMNS));
     assertThat(SilverFixture.SPARK.read().format("delta").load(h).where("__gap").select("__to_lsn").distinct()
         .collectAsList().toString()).isEqualTo("[[" + s1 + "]]");
 
@@ -77,7 +77,7 @@ class ApplyHistoryResnapshotTest {
     assertThat(call.run().rebuilt()).isTrue();
     String s2 = (String) f.controlRow(h).get("snapshot_lsn");
     assertThat(s2).isGreaterThan(s1);
-    assertThat(ApplyHistoryTest.asOf(h, s2)).isEmpty();
+    assertThat(ApplyHistoryTest.asOf(ApplyHistoryTest.load(h), s2)).isEmpty();
     assertThat(versions(h)).containsExactly("1 new closed gap", "2 new closed gap", "2 paid closed gap",
         "3 new closed gap", "4 new closed gap", "5 new closed gap");
     long version = SilverFixture.version(h);

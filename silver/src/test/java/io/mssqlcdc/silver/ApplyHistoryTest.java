@@ -2,7 +2,6 @@ package io.mssqlcdc.silver;
 
 import static io.mssqlcdc.fake.FakeRows.key;
 import static io.mssqlcdc.fake.FakeRows.row;
-import static org.apache.spark.sql.functions.col;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,7 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
-import org.apache.spark.sql.Column;
+import java.util.function.Predicate;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Tag;
@@ -97,33 +96,44 @@ class ApplyHistoryTest {
         .keys(List.of("order_id")).controlTable(f.control).factsTable(f.facts).granularity("minute");
   }
 
+  /** The history's rows (read once; the point-in-time filters below run on them, as the SQL query would). */
+  static List<Row> load(String history) {
+    return SilverFixture.SPARK.read().format("delta").load(history).collectAsList();
+  }
+
   /** The history as of the commit with LSN {@code lsn}: order_id → [code, status]. */
-  static Map<String, List<String>> asOf(String history, String lsn) {
+  static Map<String, List<String>> asOf(List<Row> history, String lsn) {
     return asOf(history, "order_id", COLUMNS, lsn);
   }
 
-  /** The history as of the commit with LSN {@code lsn}: {@code key} → {@code columns}. */
-  static Map<String, List<String>> asOf(String history, String key, List<String> columns, String lsn) {
-    return rows(history, key, columns,
-        col("__from_lsn").leq(lsn).and(col("__to_lsn").isNull().or(col("__to_lsn").gt(lsn))));
+  /**
+   * The history as of the commit with LSN {@code lsn}: {@code key} → {@code columns}, the rows with
+   * {@code __from_lsn <= lsn AND (__to_lsn IS NULL OR __to_lsn > lsn) AND NOT __is_deleted}.
+   */
+  static Map<String, List<String>> asOf(List<Row> history, String key, List<String> columns, String lsn) {
+    return rows(history, key, columns, r -> ((String) r.getAs("__from_lsn")).compareTo(lsn) <= 0
+        && (r.getAs("__to_lsn") == null || ((String) r.getAs("__to_lsn")).compareTo(lsn) > 0));
   }
 
-  /** The history as of time {@code t} (UTC). */
-  static Map<String, List<String>> asOfTime(String history, LocalDateTime t) {
-    return rows(history, "order_id", COLUMNS,
-        col("__valid_from").leq(t).and(col("__valid_to").isNull().or(col("__valid_to").gt(t))));
+  /** The history as of time {@code t} (UTC): {@code __valid_from <= t AND (__valid_to IS NULL OR __valid_to > t)}. */
+  static Map<String, List<String>> asOfTime(List<Row> history, LocalDateTime t) {
+    return rows(history, "order_id", COLUMNS, r -> !((LocalDateTime) r.getAs("__valid_from")).isAfter(t)
+        && (r.getAs("__valid_to") == null || ((LocalDateTime) r.getAs("__valid_to")).isAfter(t)));
   }
 
-  private static Map<String, List<String>> rows(String history, String key, List<String> columns, Column when) {
+  private static Map<String, List<String>> rows(List<Row> history, String key, List<String> columns,
+      Predicate<Row> when) {
     Map<String, List<String>> out = new TreeMap<>();
-    for (Row r : SilverFixture.SPARK.read().format("delta").load(history).where(when.and(col("__is_deleted").equalTo(
-        false))).collectAsList()) {
+    for (Row r : history) {
+      if (!when.test(r) || (boolean) r.getAs("__is_deleted")) {
+        continue;
+      }
       List<String> v = new ArrayList<>();
       for (String c : columns) {
         v.add(String.valueOf((Object) r.getAs(c)));
       }
       String k = String.valueOf((Object) r.getAs(key));
-      assertThat(out.put(k, v)).as("%s holds two versions of key %s at once", history, k).isNull();
+      assertThat(out.put(k, v)).as("two versions of key %s at once", k).isNull();
     }
     return out;
   }
@@ -159,19 +169,29 @@ class ApplyHistoryTest {
     assertThat(second.appliedLsn()).contains(m.commits.get(m.commits.size() - 1).lsn().hex());
     assertThat(second.finalizedUntil()).isPresent();
 
+    List<Row> rows = load(h);
     for (int i = 0; i < m.commits.size(); i++) {
       Commit c = m.commits.get(i);
-      assertThat(asOf(h, c.lsn().hex())).as("as of commit %d (%s)", i, c.lsn()).isEqualTo(c.table());
+      assertThat(asOf(rows, c.lsn().hex())).as("as of commit %d (%s)", i, c.lsn()).isEqualTo(c.table());
       boolean sharedTime = i + 1 < m.commits.size() && m.commits.get(i + 1).at().equals(c.at());
       if (!sharedTime) {
-        assertThat(asOfTime(h, c.at())).as("as of %s", c.at()).isEqualTo(c.table());
+        assertThat(asOfTime(rows, c.at())).as("as of %s", c.at()).isEqualTo(c.table());
       }
     }
-    assertThat(asOfTime(h, T.plusSeconds(9))).as("before the first commit").isEmpty();
+    assertThat(asOfTime(rows, T.plusSeconds(9))).as("before the first commit").isEmpty();
+    // The query of docs/HISTORY.md, in SQL, as of the reinsert's commit time.
+    List<String> sql = new ArrayList<>();
+    for (Row r : SilverFixture.SPARK.sql("SELECT * EXCEPT (__valid_from, __valid_to, __from_lsn, __to_lsn,"
+        + " __is_deleted, __gap) FROM delta.`" + h + "` WHERE __valid_from <= TIMESTAMP_NTZ '2026-03-01 10:00:45'"
+        + " AND (__valid_to IS NULL OR __valid_to > TIMESTAMP_NTZ '2026-03-01 10:00:45') AND NOT __is_deleted"
+        + " ORDER BY order_id").collectAsList()) {
+      sql.add(r.toString());
+    }
+    assertThat(sql).containsExactly("[1,10,shipped]", "[2,21,back]", "[3,30,x]");
     // Key 4's first version, opened and closed by two commits at one time, is valid for no time.
-    assertThat(SilverFixture.SPARK.read().format("delta").load(h).where("__valid_from = __valid_to")
-        .select("order_id", "status").collectAsList().toString()).isEqualTo("[[4,shipped]]");
-    assertThat(SilverFixture.SPARK.read().format("delta").load(h).where("__gap OR __is_deleted").count()).isZero();
+    assertThat(rows.stream().filter(r -> r.getAs("__valid_from").equals(r.getAs("__valid_to")))
+        .map(r -> r.getAs("order_id") + " " + r.getAs("status")).toList()).containsExactly("4 shipped");
+    assertThat(rows.stream().filter(r -> (boolean) r.getAs("__gap") || (boolean) r.getAs("__is_deleted"))).isEmpty();
 
     // A rerun writes nothing.
     long version = SilverFixture.version(h);
@@ -193,24 +213,26 @@ class ApplyHistoryTest {
     // Tombstones, and a column whose changes do not open versions (updated in place), all in one call.
     String tomb = f.silver("history_tombstones");
     history(f, tomb).storeDeletes(true).exceptColumns(List.of("CODE")).run();
+    List<Row> tombRows = load(tomb);
     List<String> tombstones = new ArrayList<>();
-    for (Row r : SilverFixture.SPARK.read().format("delta").load(tomb).where("__is_deleted")
-        .orderBy("__from_lsn").collectAsList()) {
-      tombstones.add(r.getAs("order_id") + " " + r.getAs("__from_lsn") + " " + r.getAs("__to_lsn"));
+    for (Row r : tombRows) {
+      if ((boolean) r.getAs("__is_deleted")) {
+        tombstones.add(r.getAs("order_id") + " " + r.getAs("__from_lsn") + " " + r.getAs("__to_lsn"));
+      }
     }
-    assertThat(tombstones).containsExactly("2 " + m.commits.get(2).lsn().hex() + " " + m.commits.get(3).lsn().hex(),
+    assertThat(tombstones).containsExactlyInAnyOrder("2 " + m.commits.get(2).lsn().hex() + " " + m.commits.get(3).lsn().hex(),
         "1 " + m.commits.get(4).lsn().hex() + " null");
     for (Commit c : m.commits) {
       Map<String, List<String>> status = new TreeMap<>();
-      asOf(tomb, c.lsn().hex()).forEach((k, v) -> status.put(k, List.of(v.get(1))));
+      asOf(tombRows, c.lsn().hex()).forEach((k, v) -> status.put(k, List.of(v.get(1))));
       Map<String, List<String>> expected = new TreeMap<>();
       c.table().forEach((k, v) -> expected.put(k, List.of(v.get(1))));
       assertThat(status).as("statuses as of %s", c.lsn()).isEqualTo(expected);
     }
     // A code change alone (commit 8) opened no version: key 2 has [c4, now) with the latest code.
-    assertThat(SilverFixture.SPARK.read().format("delta").load(tomb)
-        .where("order_id = 2 AND NOT __is_deleted AND __to_lsn IS NULL").select("code", "__from_lsn").first()
-        .toString()).isEqualTo("[22," + m.commits.get(3).lsn().hex() + "]");
+    assertThat(tombRows.stream().filter(r -> (int) r.getAs("order_id") == 2 && !(boolean) r.getAs("__is_deleted")
+        && r.getAs("__to_lsn") == null).map(r -> r.getAs("code") + " " + r.getAs("__from_lsn")).toList())
+        .containsExactly("22 " + m.commits.get(3).lsn().hex());
 
     assertThatThrownBy(() -> history(f, f.silver("x")).trackHistoryColumns(List.of("status"))
         .exceptColumns(List.of("code")).run()).hasMessageContaining("MSSQL_CDC-780")
