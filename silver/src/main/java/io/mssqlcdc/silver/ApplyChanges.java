@@ -1,10 +1,6 @@
 package io.mssqlcdc.silver;
 
-import io.mssqlcdc.errors.SilverErrors;
 import io.mssqlcdc.finalization.Finalization;
-import io.mssqlcdc.finalization.Granularity;
-import io.mssqlcdc.options.CdcReaderOptions;
-import io.mssqlcdc.sink.tables.TableRef;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -180,53 +176,10 @@ public final class ApplyChanges {
      *     captured columns, or bronze rows of another table's capture instance
      */
     public ApplyResult run() {
-      Granularity g = Granularity.parse(granularity); // before anything is read or written
-      if (spark == null) {
-        throw SilverErrors.invalidArgument("spark", null, "the SparkSession (in PySpark spark._jsparkSession)");
-      }
-      TableRef b = table("bronze", bronze, "the stream's target, e.g. bronze.orders");
-      TableRef t = table("target", target, "the silver table, e.g. silver.orders");
-      TableRef c = table("controlTable", controlTable, "the control table, e.g. ops.table_finalization");
-      TableRef f = factsTable == null ? null : table("factsTable", factsTable, "the stream's facts table");
-      if (b.equals(t)) {
-        throw SilverErrors.conflict("target '" + target + "' is bronze: silver is a table of its own.");
-      }
-      if (t.equals(c) || (f != null && (t.equals(f) || b.equals(f)))) {
-        throw SilverErrors.conflict("bronze, target, controlTable and factsTable must be four different tables.");
-      }
-      String ci = captureInstance;
-      if (ci == null || ci.isBlank()) {
-        ci = options.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase("captureInstance"))
-            .map(Map.Entry::getValue).findFirst().orElse(null);
-      }
-      if (ci == null || ci.isBlank()) {
-        throw SilverErrors.noCaptureInstance();
-      }
-      List<String> k = null;
-      if (keys != null && !keys.isEmpty()) {
-        for (String key : keys) {
-          if (key == null || key.isBlank()) {
-            throw SilverErrors.invalidArgument("keys", String.valueOf(keys), "a list of column names, none blank");
-          }
-        }
-        k = List.copyOf(keys);
-      }
-      CdcReaderOptions reader = null;
-      if (!options.isEmpty()) {
-        Map<String, String> o = new LinkedHashMap<>(options);
-        if (o.keySet().stream().noneMatch(x -> x.equalsIgnoreCase("captureInstance"))) {
-          o.put("captureInstance", ci);
-        }
-        reader = CdcReaderOptions.parse(o, CdcReaderOptions.Reader.STREAM);
-      }
-      return new ApplyRun(spark, b, t, c, f, ci, k, reader, g, steps, pruneByKeys).run();
-    }
-
-    private static TableRef table(String name, String value, String expected) {
-      if (value == null || value.isBlank()) {
-        throw SilverErrors.invalidArgument(name, value, expected);
-      }
-      return TableRef.of(value);
+      CallArguments a = CallArguments.check(spark, "silver", bronze, target, controlTable, factsTable,
+          captureInstance, keys, options, granularity);
+      return new ApplyRun(spark, a.bronze(), a.target(), a.control(), a.facts(), a.captureInstance(), a.keys(),
+          a.reader(), a.granularity(), steps, pruneByKeys).run();
     }
   }
 }

@@ -10,16 +10,13 @@ import static org.apache.spark.sql.functions.not;
 import static org.apache.spark.sql.functions.when;
 
 import io.mssqlcdc.connector.CdcColumns;
-import io.mssqlcdc.connector.CdcOffset;
 import io.mssqlcdc.errors.SilverErrors;
 import io.mssqlcdc.finalization.Finalization;
 import io.mssqlcdc.finalization.Granularity;
-import io.mssqlcdc.lsn.Lsn;
 import io.mssqlcdc.options.CdcReaderOptions;
 import io.mssqlcdc.sink.tables.DeltaTables;
 import io.mssqlcdc.sink.tables.TableRef;
 import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -236,14 +233,10 @@ final class ApplyRun {
       // The position and the verdict in one commit of the control table (none when neither moves). The verdict
       // is bronze's as read before bronze, never moved backwards.
       LocalDateTime verdict = position.finalizedUntil();
-      ControlRows.Verdict advance = null;
-      if (!outcome.holdVerdict()) {
-        CdcOffset end = offset(first.bronze());
-        LocalDateTime cand = end == null ? null : Finalization.candidate(end, granularity.text()).orElse(null);
-        if (cand != null && (verdict == null || cand.isAfter(verdict))) {
-          advance = new ControlRows.Verdict(cand, end);
-          verdict = cand;
-        }
+      ControlRows.Verdict advance = outcome.holdVerdict() ? null
+          : ControlRows.advance(first.bronze(), verdict, granularity);
+      if (advance != null) {
+        verdict = advance.finalizedUntil();
       }
       if (outcome.writePosition() || advance != null) {
         ControlRows.Verdict v = advance;
@@ -306,7 +299,7 @@ final class ApplyRun {
     List<String> keyCols = columns.keys();
     Dataset<Row> held = waves.select(keyCols.stream().map(k -> col(MergeRules.quote(k))).toArray(Column[]::new));
     Dataset<Row> later = pinned.where(ourChangesAfterOpen);
-    Dataset<Row> rows = semi(later, held, keyCols, "left_semi");
+    Dataset<Row> rows = KeyJoin.semi(later, held, keyCols, "left_semi");
     if (RangeDeletes.applies(keyCols, seen.openKeys())) {
       String k = keyCols.get(0);
       var gone = RangeDeletes.rows(spark, silver, k, columns.type(k), plan.newChunks().values(), held);
@@ -315,26 +308,6 @@ final class ApplyRun {
       }
     }
     return rows;
-  }
-
-  /** {@code a}'s rows whose key is ({@code left_semi}) or is not ({@code left_anti}) in {@code b}, null-safe. */
-  private static Dataset<Row> semi(Dataset<Row> a, Dataset<Row> b, List<String> keys, String how) {
-    Dataset<Row> x = a.as("a");
-    Dataset<Row> y = b.as("b");
-    Column on = null;
-    for (String k : keys) {
-      Column c = col("a." + MergeRules.quote(k)).eqNullSafe(col("b." + MergeRules.quote(k)));
-      on = on == null ? c : on.and(c);
-    }
-    return x.join(y, on, how);
-  }
-
-  /** Bronze's verdict as an end offset; null when it has none (the verdict then stays). */
-  private static CdcOffset offset(ControlRows.BronzeVerdict v) {
-    if (v.endLsn() == null || v.endCommitTs() == null) {
-      return null;
-    }
-    return CdcOffset.of(Lsn.parse(v.endLsn()), v.endCommitTs().toInstant(ZoneOffset.UTC), null);
   }
 
   private static String what(ApplyPlan plan, String top) {

@@ -12,9 +12,13 @@ import static org.apache.spark.sql.functions.col;
 
 import io.mssqlcdc.connector.CdcOffset;
 import io.mssqlcdc.finalization.ControlRowMerge;
+import io.mssqlcdc.finalization.Finalization;
+import io.mssqlcdc.finalization.Granularity;
+import io.mssqlcdc.lsn.Lsn;
 import io.mssqlcdc.sink.tables.DeltaTables;
 import io.mssqlcdc.sink.tables.TableRef;
 import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -95,6 +99,20 @@ final class ControlRows {
       m = m.existing();
     }
     m.execute(spark, control, "recording the position of " + silver + " in " + control);
+  }
+
+  /**
+   * The verdict a call records with its position: bronze's verdict as read first ({@code bronze}, before
+   * bronze was pinned), as a candidate of {@code granularity}, when it is after {@code current}; null
+   * when it does not move forward (or bronze has none).
+   */
+  static Verdict advance(BronzeVerdict bronze, LocalDateTime current, Granularity granularity) {
+    if (bronze.endLsn() == null || bronze.endCommitTs() == null) {
+      return null;
+    }
+    CdcOffset end = CdcOffset.of(Lsn.parse(bronze.endLsn()), bronze.endCommitTs().toInstant(ZoneOffset.UTC), null);
+    LocalDateTime cand = Finalization.candidate(end, granularity.text()).orElse(null);
+    return cand != null && (current == null || cand.isAfter(current)) ? new Verdict(cand, end) : null;
   }
 
   private static String str(Row r, int i) {

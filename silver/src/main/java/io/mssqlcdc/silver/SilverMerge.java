@@ -38,21 +38,36 @@ final class SilverMerge {
    *     and the table has it off
    */
   static void ensure(SparkSession spark, TableRef silver, List<StructField> captured) {
-    TableRunner.ensure(spark, silver, SilverTable.KIND, SilverTable.creationSchema(captured));
+    ensure(spark, silver, SilverTable.KIND, SilverTable.creationSchema(captured),
+        List.of(CdcColumns.START_LSN, CdcColumns.COMMIT_TS), captured, "ApplyChanges");
+  }
+
+  /**
+   * Creates a table of {@code kind} (captured columns, then the library's) when it does not exist;
+   * checks that an existing one has the library's columns; adds the captured columns it lacks. Shared by
+   * silver and the history ({@link HistoryTable}).
+   *
+   * @param library the library's columns the table must have (lower case)
+   * @param writer the class that creates it, for the message
+   */
+  static void ensure(SparkSession spark, TableRef silver, io.mssqlcdc.sink.tables.TableKind kind,
+      StructType creation, List<String> library, List<StructField> captured, String writer) {
+    TableRunner.ensure(spark, silver, kind, creation);
     StructType schema = DeltaTables.schema(spark, silver);
     Set<String> have = new HashSet<>();
     for (String n : schema.fieldNames()) {
       have.add(n.toLowerCase(Locale.ROOT));
     }
     List<String> lacking = new ArrayList<>();
-    for (String c : List.of(CdcColumns.START_LSN, CdcColumns.COMMIT_TS)) {
+    for (String c : library) {
       if (!have.contains(c)) {
         lacking.add(c);
       }
     }
     if (!lacking.isEmpty()) {
-      throw SilverErrors.conflict("target " + silver + " exists but is not a silver table: it has no column(s) "
-          + lacking + ". Name a new table (ApplyChanges creates it), or one an earlier call created.");
+      throw SilverErrors.conflict("target " + silver + " exists but is not a " + kind.name() + " table: it has no"
+          + " column(s) " + lacking + ". Name a new table (" + writer + " creates it), or one an earlier call"
+          + " created.");
     }
     List<StructField> missing = new ArrayList<>();
     for (StructField f : captured) {

@@ -19,6 +19,16 @@ class SilverDocTest {
     check(Path.of("..", "docs", "OPTIONS.md"), "silver-arguments", SilverDoc.arguments());
   }
 
+  @Test
+  void tablesPageListsTheHistoryColumns() throws IOException {
+    check(Path.of("..", "docs", "TABLES.md"), "history-columns", SilverDoc.historyColumns());
+  }
+
+  @Test
+  void optionsPageListsTheApplyHistoryArguments() throws IOException {
+    check(Path.of("..", "docs", "OPTIONS.md"), "history-arguments", SilverDoc.historyArguments());
+  }
+
   private static void check(Path doc, String name, String expected) throws IOException {
     io.mssqlcdc.sink.GeneratedSections.check(doc, name, expected,
         io.mssqlcdc.sink.GeneratedSections.regenerate("silver", "SilverDocTest"));

@@ -75,6 +75,13 @@ final class Workload {
     return List.copyOf(commits);
   }
 
+  /** The workload's own model of the table now: order_id → [code, status], as text ("null" for NULL). */
+  Map<String, List<String>> rows() {
+    Map<String, List<String>> out = new TreeMap<>();
+    table.forEach((id, o) -> out.put(String.valueOf(id), List.of(String.valueOf(o.code()), o.status())));
+    return out;
+  }
+
   /** The next commit time the workload would use. */
   LocalDateTime clock() {
     return clock;

@@ -1,0 +1,163 @@
+package io.mssqlcdc.silver;
+
+import java.io.Serializable;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The versions of one key (docs/HISTORY.md, "What a call does", step 4), in plain Java: given the
+ * key's current version and watermark in the history and the call's bronze rows of the key, the
+ * version rows to write (the current one closed or updated in place, and the new ones).
+ *
+ * <p>Rows at or below the watermark were applied by an earlier call and are skipped (decision 0016).
+ * The rest are taken transaction by transaction in LSN order; of a transaction's rows the last by
+ * {@code (_command_id, _seqval, _operation)} wins (NULLs first: silver's {@link ImageOrder}), so a key
+ * gets one version per transaction.
+ */
+final class HistoryRules implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** The operation of a key that a snapshot applied by the call does not hold ("absent at S"). */
+  static final int ABSENT_FROM_SNAPSHOT = -1;
+
+  /** One bronze row of the key: its transaction, order within it, operation and image (captured columns). */
+  record Change(String lsn, LocalDateTime commitTs, Integer commandId, String seqval, int operation, Object[] values) {
+    boolean present() {
+      return operation == 0 || operation == 2 || operation == 4;
+    }
+
+    boolean fromSnapshot() {
+      return operation == 0 || operation == ABSENT_FROM_SNAPSHOT;
+    }
+  }
+
+  /** A snapshot the call applies: its LSN and commit time (UTC). */
+  record Snapshot(String lsn, LocalDateTime commitTs) implements Serializable {
+    private static final long serialVersionUID = 1L;
+  }
+
+  /** One row of the history (mutable while a key is worked on). */
+  static final class Version {
+    Object[] values;
+    final String fromLsn;
+    final LocalDateTime validFrom;
+    String toLsn;
+    LocalDateTime validTo;
+    final boolean deleted;
+    boolean gap;
+
+    Version(Object[] values, String fromLsn, LocalDateTime validFrom, String toLsn, LocalDateTime validTo,
+        boolean deleted, boolean gap) {
+      this.values = values;
+      this.fromLsn = fromLsn;
+      this.validFrom = validFrom;
+      this.toLsn = toLsn;
+      this.validTo = validTo;
+      this.deleted = deleted;
+      this.gap = gap;
+    }
+
+    @Override
+    public String toString() {
+      return Arrays.toString(values) + " [" + fromLsn + ", " + toLsn + ")" + (deleted ? " deleted" : "")
+          + (gap ? " gap" : "");
+    }
+  }
+
+  private static final Comparator<String> NULLS_FIRST = Comparator.nullsFirst(Comparator.naturalOrder());
+  private static final Comparator<Change> ORDER = Comparator.comparing(Change::lsn)
+      .thenComparing(Change::commandId, Comparator.nullsFirst(Comparator.<Integer>naturalOrder()))
+      .thenComparing(Change::seqval, NULLS_FIRST)
+      .thenComparingInt(Change::operation);
+
+  private final boolean[] tracked;
+  private final boolean storeDeletes;
+
+  /**
+   * @param tracked per captured column (bronze's order), whether a change of it opens a new version
+   * @param storeDeletes whether a delete opens a tombstone
+   */
+  HistoryRules(boolean[] tracked, boolean storeDeletes) {
+    this.tracked = tracked.clone();
+    this.storeDeletes = storeDeletes;
+  }
+
+  /**
+   * The version rows to write for one key.
+   *
+   * @param current the key's current version in the history ({@code validTo} null); null when none
+   * @param watermark the greatest {@code __from_lsn}/{@code __to_lsn} of the key's rows; null when it has none
+   * @param changes the call's bronze rows of the key (any order), snapshot rows as operation 0
+   * @param snapshot the snapshot the call applies; null when none. A key without a row of it (and
+   *     without a change at its LSN) is absent at it
+   * @return the current version when it changed, then the new versions, oldest first
+   */
+  List<Version> apply(Version current, String watermark, List<Change> changes, Snapshot snapshot) {
+    List<Change> rows = new ArrayList<>();
+    for (Change c : changes) {
+      if (Lsns.after(c.lsn(), watermark)) {
+        rows.add(c);
+      }
+    }
+    if (snapshot != null && Lsns.after(snapshot.lsn(), watermark)
+        && rows.stream().noneMatch(c -> c.lsn().equals(snapshot.lsn()))) {
+      rows.add(new Change(snapshot.lsn(), snapshot.commitTs(), null, null, ABSENT_FROM_SNAPSHOT, null));
+    }
+    rows.sort(ORDER);
+    List<Version> out = new ArrayList<>();
+    Version open = current;
+    boolean currentChanged = false;
+    for (int i = 0; i < rows.size(); i++) {
+      Change c = rows.get(i);
+      if (i + 1 < rows.size() && rows.get(i + 1).lsn().equals(c.lsn())) {
+        continue; // not the transaction's last row of the key
+      }
+      if (c.present()) {
+        if (open != null && !open.deleted && sameTracked(open.values, c.values())) {
+          if (!Arrays.deepEquals(open.values, c.values())) {
+            open.values = c.values().clone(); // untracked columns only: in place
+            currentChanged |= open == current;
+          }
+          continue;
+        }
+        if (open != null) {
+          close(open, c);
+          currentChanged |= open == current;
+        }
+        open = new Version(c.values().clone(), c.lsn(), c.commitTs(), null, null, false, false);
+        out.add(open);
+      } else if (open != null && !open.deleted) {
+        close(open, c);
+        currentChanged |= open == current;
+        Object[] image = c.values() == null ? open.values : c.values();
+        open = storeDeletes ? new Version(image.clone(), c.lsn(), c.commitTs(), null, null, true, false) : null;
+        if (open != null) {
+          out.add(open);
+        }
+      }
+    }
+    if (currentChanged) {
+      out.add(0, current);
+    }
+    return out;
+  }
+
+  private static void close(Version v, Change at) {
+    v.toLsn = at.lsn();
+    v.validTo = at.commitTs();
+    v.gap = at.fromSnapshot();
+  }
+
+  private boolean sameTracked(Object[] a, Object[] b) {
+    for (int i = 0; i < tracked.length; i++) {
+      if (tracked[i] && !Objects.deepEquals(a[i], b[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,196 @@
+package io.mssqlcdc.silver;
+
+import static org.apache.spark.sql.functions.coalesce;
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.lower;
+import static org.apache.spark.sql.functions.max;
+import static org.apache.spark.sql.functions.not;
+import static org.apache.spark.sql.functions.when;
+
+import io.mssqlcdc.connector.CdcColumns;
+import io.mssqlcdc.errors.SilverErrors;
+import io.mssqlcdc.finalization.Finalization;
+import io.mssqlcdc.sink.facts.FactsColumn;
+import io.mssqlcdc.sink.tables.DeltaTables;
+import io.mssqlcdc.sink.tables.TableRef;
+import java.time.LocalDateTime;
+import java.util.List;
+import java.util.function.Consumer;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One {@link ApplyHistory} call (docs/HISTORY.md, "What a call does"), in {@link ApplyRun}'s order:
+ * the control table first (bronze's verdict, the history's position), then the facts, then bronze
+ * pinned at its newest version; one MERGE into the history; then the position and the verdict in one
+ * commit of the control table. A crash between the MERGE and the position is repaired by the next
+ * call through the keys' watermarks ({@link HistoryRules}).
+ */
+final class HistoryRun {
+  private static final Logger LOG = LoggerFactory.getLogger(HistoryRun.class);
+
+  private final SparkSession spark;
+  private final CallArguments args;
+  private final boolean storeDeletes;
+  private final List<String> track;
+  private final List<String> except;
+  private final Consumer<ApplyHistory.Step> steps;
+
+  HistoryRun(SparkSession spark, CallArguments args, boolean storeDeletes, List<String> track, List<String> except,
+      Consumer<ApplyHistory.Step> steps) {
+    this.spark = spark;
+    this.args = args;
+    this.storeDeletes = storeDeletes;
+    this.track = track;
+    this.except = except;
+    this.steps = steps;
+  }
+
+  ApplyResult run() {
+    try {
+      return apply();
+    } catch (RuntimeException | Error e) {
+      EnsuredTables.forget(spark, "control " + args.control().text());
+      EnsuredTables.forget(spark, "history " + args.target().text());
+      throw e;
+    }
+  }
+
+  private ApplyResult apply() {
+    long t0 = System.nanoTime();
+    TableRef bronze = args.bronze();
+    TableRef history = args.target();
+    TableRef control = args.control();
+    TableRef facts = args.facts();
+    SourceTableInfo source = SourceTableInfo.resolve(args.captureInstance(), args.keys(), args.reader());
+    if (!EnsuredTables.contains(spark, "control " + control.text())) {
+      Finalization.ensureControlTable(spark, control.text());
+      EnsuredTables.add(spark, "control " + control.text());
+    }
+    ControlRows.Read first = ControlRows.read(spark, control, bronze.text(), history.text());
+    SilverPosition position = first.silver();
+    if (!DeltaTables.exists(spark, bronze)) {
+      LOG.warn("bronze {} does not exist: nothing applied to {}. Expected until the stream writes its first batch",
+          bronze, history);
+      return new ApplyResult(false, position.appliedLsn(), position.finalizedUntil(), false);
+    }
+    boolean factsExist = facts != null && DeltaTables.exists(spark, facts);
+    SnapshotFacts seen = factsExist ? SnapshotFacts.read(spark, facts, bronze.text()) : SnapshotFacts.NONE;
+
+    Dataset<Row> pinned = DeltaTables.readVersion(spark, bronze, DeltaTables.version(spark, bronze));
+    BronzeColumns columns = BronzeColumns.of(pinned.schema(), bronze.text(), source.keys());
+    boolean[] tracked = TrackedColumns.mask(columns.capturedNames(), track, except);
+    Column ours = lower(col(CdcColumns.CAPTURE_INSTANCE)).isin(source.instancesLower().toArray());
+    Column op = col(CdcColumns.OPERATION);
+    Column lsn = col(CdcColumns.START_LSN);
+    Column snapshotId = columns.hasSnapshot() ? coalesce(col(CdcColumns.SNAPSHOT), lsn) : lsn;
+    Column chunked = columns.hasChunk() ? col(CdcColumns.CHUNK).isNotNull() : lit(false);
+
+    // The newest whole snapshot in bronze above the one recorded (those at or below cannot change the plan).
+    Column probe = ours.and(op.equalTo(0)).and(not(chunked));
+    if (position.snapshotLsn() != null) {
+      probe = probe.and(lsn.gt(lit(position.snapshotLsn())));
+    }
+    // One pass over bronze for the plan it would have without a new snapshot in bronze (the facts name it when the
+    // stream wrote one), the probe riding along; again only when the probe finds a snapshot that changes the plan.
+    HistoryPlan plan = HistoryPlan.decide(position, seen.newest(), null);
+    Row stats = stats(pinned, base(plan, op, lsn, snapshotId), probe, ours, op, lsn, chunked, snapshotId);
+    HistoryPlan decided = HistoryPlan.decide(position, seen.newest(), stats.isNullAt(4) ? null : stats.getString(4));
+    if (!decided.equals(plan)) {
+      plan = decided;
+      stats = stats(pinned, base(plan, op, lsn, snapshotId), lit(false), ours, op, lsn, chunked, snapshotId);
+    }
+    Dataset<Row> read = pinned.where(base(plan, op, lsn, snapshotId));
+    if (!stats.isNullAt(0)) {
+      throw SilverErrors.otherCaptureInstance(bronze.text(), stats.getString(0), args.captureInstance(),
+          args.reader() != null);
+    }
+    columns.requireKeys(bronze.text());
+    if (stats.getLong(2) > 0) {
+      throw SilverErrors.conflict("ApplyHistory does not apply chunked snapshots yet: " + bronze + " holds chunk"
+          + " rows of snapshot " + plan.snapshot() + ". Use ApplyChanges for this table until it does (issue 31).");
+    }
+    String top = stats.isNullAt(1) ? null : stats.getString(1);
+    HistoryRules.Snapshot snapshot = null;
+    if (plan.applySnapshot()) {
+      LocalDateTime at = stats.isNullAt(3) ? snapshotTime(facts, factsExist, plan.snapshot()) : (LocalDateTime) stats.get(3);
+      snapshot = new HistoryRules.Snapshot(plan.snapshot(), at);
+    }
+
+    String ensured = "history " + history.text() + " " + columns.capturedNames().stream().map(BronzeColumns::lower)
+        .sorted().toList();
+    if (!EnsuredTables.contains(spark, ensured)) {
+      HistoryMerge.ensure(spark, history, columns.captured());
+      EnsuredTables.add(spark, ensured);
+    }
+    String merged = "no MERGE";
+    if (plan.merges(top)) {
+      Dataset<Row> mine = read.where(ours).withColumn(CdcColumns.START_LSN, when(op.equalTo(0), snapshotId)
+          .otherwise(lsn));
+      Dataset<Row> versions = HistoryVersions.compute(mine, DeltaTables.read(spark, history), columns,
+          new HistoryRules(tracked, storeDeletes), snapshot);
+      Row m = HistoryMerge.merge(spark, history, versions, columns.keys(), columns.capturedNames());
+      merged = "MERGE updated " + m.getAs("num_updated_rows") + ", inserted " + m.getAs("num_inserted_rows");
+    }
+    steps.accept(ApplyHistory.Step.MERGED);
+
+    SilverPosition next = plan.next(top);
+    LocalDateTime verdict = position.finalizedUntil();
+    ControlRows.Verdict advance = facts == null ? null : ControlRows.advance(first.bronze(), verdict, args.granularity());
+    if (advance != null) {
+      verdict = advance.finalizedUntil();
+    }
+    if (!next.samePosition(position) || advance != null) {
+      ControlRows.write(spark, control, history.text(), next, advance, first.silverRow());
+    }
+    LOG.info("ApplyHistory {} -> {}: {}{}, position {}, verdict {} ({} ms)", bronze, history,
+        merged, plan.applySnapshot() ? " with snapshot " + plan.snapshot() : "", next.appliedLsn(), verdict,
+        (System.nanoTime() - t0) / 1_000_000);
+    return new ApplyResult(plan.applySnapshot(), next.appliedLsn(), verdict, true);
+  }
+
+  /** Which bronze rows {@code plan} reads: the changes after its LSN, and the snapshot it applies. */
+  private static Column base(HistoryPlan plan, Column op, Column lsn, Column snapshotId) {
+    Column change = op.notEqual(0);
+    Column base = plan.changesAfter() == null ? change : change.and(lsn.gt(lit(plan.changesAfter())));
+    if (plan.applySnapshot()) {
+      base = base.or(op.equalTo(0).and(snapshotId.equalTo(plan.snapshot())));
+    }
+    return base;
+  }
+
+  /**
+   * One pass over bronze: of the rows of {@code base}, another table's capture instance (0), the newest change (1),
+   * this table's chunk rows (2), the snapshot rows' commit time (3); of the rows of {@code probe}, the newest
+   * snapshot id (4).
+   */
+  private static Row stats(Dataset<Row> pinned, Column base, Column probe, Column ours, Column op, Column lsn,
+      Column chunked, Column snapshotId) {
+    Column mine = base.and(ours);
+    return pinned.where(base.or(probe)).agg(max(when(base.and(not(ours)), col(CdcColumns.CAPTURE_INSTANCE))),
+        max(when(mine.and(op.notEqual(0)), lsn)), count(when(mine.and(op.equalTo(0)).and(chunked), lit(1))),
+        max(when(mine.and(op.equalTo(0)), col(CdcColumns.COMMIT_TS))), max(when(probe, snapshotId))).first();
+  }
+
+  /** The commit time of snapshot {@code s} from its facts row (an emptied table's snapshot has no bronze row). */
+  private LocalDateTime snapshotTime(TableRef facts, boolean factsExist, String s) {
+    if (factsExist) {
+      List<Row> rows = DeltaTables.read(spark, facts)
+          .where(col(FactsColumn.TARGET.column()).equalTo(args.bronze().text())
+              .and(col(FactsColumn.MAX_LSN.column()).equalTo(s))
+              .and(col(FactsColumn.END_COMMIT_TS.column()).isNotNull()))
+          .select(FactsColumn.END_COMMIT_TS.column()).limit(1).collectAsList();
+      if (!rows.isEmpty()) {
+        return (LocalDateTime) rows.get(0).get(0);
+      }
+    }
+    throw SilverErrors.conflict("the commit time of snapshot " + s + " is neither in " + args.bronze() + " nor in"
+        + " the facts' end_commit_ts: the history cannot date the versions it closes.");
+  }
+}

@@ -1,0 +1,87 @@
+package io.mssqlcdc.silver;
+
+import static io.mssqlcdc.fake.FakeRows.key;
+import static io.mssqlcdc.fake.FakeRows.row;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Re-snapshots after CDC retention loss: the history closes the versions a re-snapshot contradicts at
+ * its LSN with {@code __gap} true (deleted or changed in the lost range), keeps the versions it
+ * confirms, opens versions for what it shows new, and never invents the lost ones; an emptied table's
+ * re-snapshot (its facts row alone) closes every version.
+ */
+@Tag("slow")
+@Tag("spark")
+class ApplyHistoryResnapshotTest {
+  private static final List<String> COLUMNS = List.of("code", "status");
+
+  @TempDir Path tmp;
+
+  private static List<String> versions(String history) {
+    List<String> out = new ArrayList<>();
+    for (Row r : SilverFixture.SPARK.read().format("delta").load(history).orderBy("order_id", "__from_lsn")
+        .collectAsList()) {
+      out.add(r.getAs("order_id") + " " + r.getAs("status") + (r.getAs("__to_lsn") == null ? " open" : " closed")
+          + ((boolean) r.getAs("__gap") ? " gap" : ""));
+    }
+    return out;
+  }
+
+  @Test
+  void versionsAReSnapshotContradictsAreClosedAtItWithAGap() throws Exception {
+    SilverFixture f = new SilverFixture(tmp);
+    Workload.createTable(f.db);
+    LocalDateTime t = LocalDateTime.of(2026, 3, 1, 10, 0);
+    for (int i = 1; i <= 4; i++) {
+      int id = i;
+      f.db.commitAt(t.plusSeconds(10L * i), tx -> tx.insert("orders", row("order_id", id, "code", id, "status",
+          "new")));
+    }
+    f.await(f.stream("dbo_orders").onDataLoss("resnapshot").toDelta());
+    String h = f.silver("history");
+    ApplyHistory.Builder call = ApplyHistory.builder(SilverFixture.SPARK).bronze(f.bronze).target(h)
+        .captureInstance("dbo_orders").keys(List.of("order_id")).controlTable(f.control).factsTable(f.facts)
+        .granularity("minute");
+    call.run();
+
+    // Changes the stream never reads: CDC cleanup purges them.
+    f.db.commitAt(t.plusSeconds(100), tx -> tx.delete("orders", key(1)).update("orders",
+        row("order_id", 2, "status", "paid")));
+    f.db.commitAt(t.plusSeconds(110), tx -> tx.insert("orders", row("order_id", 5, "code", 5, "status", "new"))
+        .delete("orders", key(3)));
+    f.db.cleanup("dbo_orders", f.db.idleAt(t.plusSeconds(120)));
+    f.await(f.stream("dbo_orders").onDataLoss("resnapshot").toDelta());
+    ApplyResult r = call.run();
+    assertThat(r.rebuilt()).as("the re-snapshot applied").isTrue();
+    String s1 = (String) f.controlRow(h).get("snapshot_lsn");
+    assertThat(versions(h)).containsExactly("1 new closed gap", "2 new closed gap", "2 paid open",
+        "3 new closed gap", "4 new open", "5 new open");
+    assertThat(ApplyHistoryTest.asOf(ApplyHistoryTest.load(h), s1)).isEqualTo(f.table("order_id", COLUMNS));
+    assertThat(SilverFixture.SPARK.read().format("delta").load(h).where("__gap").select("__to_lsn").distinct()
+        .collectAsList().toString()).isEqualTo("[[" + s1 + "]]");
+
+    // The table is emptied and those deletes are purged: the re-snapshot is its facts row alone.
+    f.db.commitAt(t.plusSeconds(200), tx -> tx.delete("orders", key(2)).delete("orders", key(4))
+        .delete("orders", key(5)));
+    f.db.cleanup("dbo_orders", f.db.idleAt(t.plusSeconds(210)));
+    f.await(f.stream("dbo_orders").onDataLoss("resnapshot").resnapshotIntervalDays(0).toDelta());
+    assertThat(call.run().rebuilt()).isTrue();
+    String s2 = (String) f.controlRow(h).get("snapshot_lsn");
+    assertThat(s2).isGreaterThan(s1);
+    assertThat(ApplyHistoryTest.asOf(ApplyHistoryTest.load(h), s2)).isEmpty();
+    assertThat(versions(h)).containsExactly("1 new closed gap", "2 new closed gap", "2 paid closed gap",
+        "3 new closed gap", "4 new closed gap", "5 new closed gap");
+    long version = SilverFixture.version(h);
+    assertThat(call.run().rebuilt()).isFalse();
+    assertThat(SilverFixture.version(h)).isEqualTo(version);
+  }
+}

@@ -1,0 +1,135 @@
+package io.mssqlcdc.silver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mssqlcdc.silver.HistoryRules.Change;
+import io.mssqlcdc.silver.HistoryRules.Snapshot;
+import io.mssqlcdc.silver.HistoryRules.Version;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The version rules of one key (docs/HISTORY.md, step 4), without Spark. Images are {@code [id, code, status]}. */
+class HistoryRulesTest {
+  private static final LocalDateTime T = LocalDateTime.of(2026, 3, 1, 10, 0);
+  private static final HistoryRules ALL = new HistoryRules(new boolean[] {true, true, true}, false);
+
+  private static String lsn(int i) {
+    return String.format("0x%020X", i);
+  }
+
+  private static LocalDateTime at(int i) {
+    return T.plusSeconds(i);
+  }
+
+  /** A change at LSN {@code i}, committed at T + i s, with seqval {@code seq}. */
+  private static Change c(int i, int seq, int op, Object code, String status) {
+    return new Change(lsn(i), at(i), 1, String.format("0x%020X", seq), op, new Object[] {1, code, status});
+  }
+
+  private static String show(List<Version> vs) {
+    List<String> out = new ArrayList<>();
+    for (Version v : vs) {
+      out.add(v.toString());
+    }
+    return String.join("; ", out);
+  }
+
+  @Test
+  void oneVersionPerTransactionTheLastByOrder() {
+    List<Version> vs = ALL.apply(null, null, List.of(c(5, 2, 4, 10, "paid"), c(5, 1, 2, 10, "new"),
+        c(5, 2, 3, 10, "new"), c(9, 1, 4, 10, "shipped")), null);
+    assertThat(show(vs)).isEqualTo("[1, 10, paid] [0x00000000000000000005, 0x00000000000000000009); "
+        + "[1, 10, shipped] [0x00000000000000000009, null)");
+    assertThat(vs.get(0).validFrom).isEqualTo(at(5));
+    assertThat(vs.get(0).validTo).isEqualTo(at(9));
+    assertThat(vs.get(1).validTo).isNull();
+  }
+
+  @Test
+  void aDeleteClosesTheVersionAndAReinsertOpensANewOne() {
+    Version current = new Version(new Object[] {1, 10, "new"}, lsn(2), at(2), null, null, false, false);
+    List<Version> vs = ALL.apply(current, lsn(2), List.of(c(4, 1, 1, 10, "new"), c(7, 1, 2, 11, "again")), null);
+    assertThat(show(vs)).isEqualTo("[1, 10, new] [0x00000000000000000002, 0x00000000000000000004); "
+        + "[1, 11, again] [0x00000000000000000007, null)");
+    assertThat(vs.get(0)).isSameAs(current);
+
+    // With tombstones: the delete opens one, the reinsert closes it.
+    HistoryRules tombstones = new HistoryRules(new boolean[] {true, true, true}, true);
+    Version again = new Version(new Object[] {1, 10, "new"}, lsn(2), at(2), null, null, false, false);
+    assertThat(show(tombstones.apply(again, lsn(2), List.of(c(4, 1, 1, 10, "new"), c(7, 1, 2, 11, "again")), null)))
+        .isEqualTo("[1, 10, new] [0x00000000000000000002, 0x00000000000000000004); "
+            + "[1, 10, new] [0x00000000000000000004, 0x00000000000000000007) deleted; "
+            + "[1, 11, again] [0x00000000000000000007, null)");
+    // A delete of a key without a version, a second delete: nothing.
+    assertThat(ALL.apply(null, null, List.of(c(4, 1, 1, 10, "new")), null)).isEmpty();
+  }
+
+  @Test
+  void aDeleteAndAnInsertOfTheKeyInOneTransactionAreOneVersion() {
+    Version current = new Version(new Object[] {1, 10, "new"}, lsn(2), at(2), null, null, false, false);
+    assertThat(show(ALL.apply(current, lsn(2), List.of(c(4, 1, 1, 10, "new"), c(4, 2, 2, 10, "other")), null)))
+        .isEqualTo("[1, 10, new] [0x00000000000000000002, 0x00000000000000000004); "
+            + "[1, 10, other] [0x00000000000000000004, null)");
+    Version same = new Version(new Object[] {1, 10, "new"}, lsn(2), at(2), null, null, false, false);
+    assertThat(ALL.apply(same, lsn(2), List.of(c(4, 1, 1, 10, "new"), c(4, 2, 2, 10, "new")), null)).isEmpty();
+  }
+
+  @Test
+  void anUpdateMovingTheRowToAnotherKeyClosesTheOldKey() {
+    // Keyed by a unique index: the 3 of the old key has no 4 of its key in the transaction.
+    Version current = new Version(new Object[] {1, 10, "new"}, lsn(2), at(2), null, null, false, false);
+    assertThat(show(ALL.apply(current, lsn(2), List.of(c(6, 1, 3, 10, "new")), null)))
+        .isEqualTo("[1, 10, new] [0x00000000000000000002, 0x00000000000000000006)");
+  }
+
+  @Test
+  void rowsAtOrBelowTheWatermarkWereAppliedAndAreSkipped() {
+    // A crash after the MERGE: the history holds the versions up to LSN 9; the same rows come again.
+    Version current = new Version(new Object[] {1, 10, "shipped"}, lsn(9), at(9), null, null, false, false);
+    assertThat(ALL.apply(current, lsn(9), List.of(c(5, 1, 2, 10, "new"), c(9, 1, 4, 10, "shipped")), null))
+        .isEmpty();
+    // A deleted key (no current version): its watermark is the delete.
+    assertThat(ALL.apply(null, lsn(9), List.of(c(5, 1, 2, 10, "new"), c(9, 1, 1, 10, "new")), null)).isEmpty();
+  }
+
+  @Test
+  void untrackedColumnsAreUpdatedInPlace() {
+    HistoryRules codeOnly = new HistoryRules(new boolean[] {true, true, false}, false);
+    Version current = new Version(new Object[] {1, 10, "new"}, lsn(2), at(2), null, null, false, false);
+    List<Version> vs = codeOnly.apply(current, lsn(2), List.of(c(4, 1, 4, 10, "paid"), c(6, 1, 4, 12, "paid")), null);
+    assertThat(show(vs)).isEqualTo("[1, 10, paid] [0x00000000000000000002, 0x00000000000000000006); "
+        + "[1, 12, paid] [0x00000000000000000006, null)");
+    Version unchanged = new Version(new Object[] {1, 10, "new"}, lsn(2), at(2), null, null, false, false);
+    assertThat(codeOnly.apply(unchanged, lsn(2), List.of(c(4, 1, 4, 10, "new")), null)).isEmpty();
+  }
+
+  @Test
+  void aSnapshotClosesWhatItContradictsWithAGapAndKeepsWhatItConfirms() {
+    Snapshot s = new Snapshot(lsn(50), at(50));
+    Change row = new Change(lsn(50), at(50), null, null, 0, new Object[] {1, 10, "paid"});
+    // Absent from the snapshot: closed at S, gap.
+    Version gone = new Version(new Object[] {1, 10, "new"}, lsn(2), at(2), null, null, false, false);
+    assertThat(show(ALL.apply(gone, lsn(2), List.of(), s)))
+        .isEqualTo("[1, 10, new] [0x00000000000000000002, 0x00000000000000000032) gap");
+    // Different: closed with a gap, a version from S.
+    Version changed = new Version(new Object[] {1, 10, "new"}, lsn(2), at(2), null, null, false, false);
+    List<Version> vs = ALL.apply(changed, lsn(2), List.of(row), s);
+    assertThat(show(vs)).isEqualTo("[1, 10, new] [0x00000000000000000002, 0x00000000000000000032) gap; "
+        + "[1, 10, paid] [0x00000000000000000032, null)");
+    assertThat(vs.get(1).validFrom).isEqualTo(at(50));
+    // Equal: stays open.
+    Version same = new Version(new Object[] {1, 10, "paid"}, lsn(2), at(2), null, null, false, false);
+    assertThat(ALL.apply(same, lsn(2), List.of(row), s)).isEmpty();
+    // New in the snapshot (the bootstrap): a version from S, no gap.
+    assertThat(show(ALL.apply(null, null, List.of(row), s))).isEqualTo("[1, 10, paid] [0x00000000000000000032, null)");
+    // Changes bronze holds before the snapshot are applied first; a key changed after S is past it.
+    Version before = new Version(new Object[] {1, 10, "new"}, lsn(2), at(2), null, null, false, false);
+    assertThat(show(ALL.apply(before, lsn(2), List.of(c(30, 1, 4, 10, "paid"), row), s)))
+        .isEqualTo("[1, 10, new] [0x00000000000000000002, 0x0000000000000000001E); "
+            + "[1, 10, paid] [0x0000000000000000001E, null)");
+    Version later = new Version(new Object[] {1, 10, "late"}, lsn(60), at(60), null, null, false, false);
+    assertThat(ALL.apply(later, lsn(60), List.of(), s)).isEmpty();
+  }
+}
