@@ -66,6 +66,13 @@ final class CrashCase {
   final boolean chunked;
   /** A chunked case's chunk size (1-3 rows: several chunks and waves of a small table). */
   final int chunkRows;
+  /**
+   * The round that also commits one large transaction (200-799 statements), or -1: 1 seed in 4, from draws of its
+   * own ({@link #largeDraw}, which also draws the transaction's statements), the other draws of a seed unchanged.
+   */
+  final int largeRound;
+  final int largeStatements;
+  private final Random largeDraw;
   /** The case's draws; a kill case carries on with the child's (saved with its {@link Progress}). */
   private Random rnd;
   private final List<String> log = new ArrayList<>();
@@ -118,13 +125,17 @@ final class CrashCase {
     int purge = resnapshotPoint || draw.nextInt(3) == 0 ? 1 + draw.nextInt(rounds - 1) : -1;
     this.purgeRound = chunked ? -1 : purge;
     this.rnd = new Random(seed);
+    this.largeDraw = new Random(seed * 0x9E3779B97F4A7C15L + 3); // mixed: close seeds give close first draws
+    this.largeRound = largeDraw.nextInt(4) == 0 ? largeDraw.nextInt(rounds) : -1;
+    this.largeStatements = 200 + largeDraw.nextInt(600);
   }
 
   /** One line naming the case, for reports. */
   String describe() {
     return "seed " + seed + ", point " + point.id() + " (hit " + nth + "), kind " + kind
         + (purgeRound < 0 ? "" : ", purge in round " + purgeRound)
-        + (chunked ? ", chunked bootstrap (" + chunkRows + " rows a chunk)" : "");
+        + (chunked ? ", chunked bootstrap (" + chunkRows + " rows a chunk)" : "")
+        + (largeRound < 0 ? "" : ", a transaction of " + largeStatements + " statements in round " + largeRound);
   }
 
   /** The command that runs this case alone. */
@@ -257,6 +268,10 @@ final class CrashCase {
       } else {
         if (round > 0) {
           h.commit(2 + rnd.nextInt(5));
+        }
+        if (round == largeRound) {
+          h.commitLarge(largeDraw, largeStatements);
+          log.add("a transaction of " + largeStatements + " statements");
         }
         if (round == purgeRound) {
           log.add("purged to " + h.purgeUnread(p.db).hex());

@@ -133,13 +133,32 @@ final class History implements java.io.Serializable {
     return at;
   }
 
-  /** Draws one statement, applies it to the model and returns it for the fake's transaction. */
+  /**
+   * One transaction of {@code statements} statements drawn from {@code draw} (not the history's own draws: a case
+   * that takes no large transaction draws the rest of its history as before).
+   */
+  void commitLarge(Random draw, int statements) {
+    clock = clock.plusSeconds(7);
+    List<Change> changes = new ArrayList<>();
+    List<Consumer<Tx>> ops = new ArrayList<>();
+    for (int s = 0; s < statements; s++) {
+      ops.add(statement(changes, draw));
+    }
+    Lsn lsn = db.commitAt(clock, tx -> ops.forEach(o -> o.accept(tx)));
+    commits.add(new Commit(lsn, clock, List.copyOf(changes), Map.copyOf(table)));
+  }
+
   private Consumer<Tx> statement(List<Change> changes) {
+    return statement(changes, rnd);
+  }
+
+  /** Draws one statement, applies it to the model and returns it for the fake's transaction. */
+  private Consumer<Tx> statement(List<Change> changes, Random rnd) {
     int r = rnd.nextInt(100);
     if (table.isEmpty() || r < 25) {
-      return insert(nextId++, changes);
+      return insert(nextId++, changes, rnd);
     }
-    int id = pick();
+    int id = pick(rnd);
     Order o = table.get(id);
     if (r < 45) {
       String status = "s" + rnd.nextInt(100_000);
@@ -163,7 +182,7 @@ final class History implements java.io.Serializable {
     }
     if (r < 87 && !deleted.isEmpty()) { // a deleted key comes back
       int back = deleted.stream().skip(rnd.nextInt(deleted.size())).findFirst().orElseThrow();
-      return insert(back, changes);
+      return insert(back, changes, rnd);
     }
     // a primary key update: SQL Server records a delete of the old key and an insert of the new one
     int to = nextId++;
@@ -177,7 +196,7 @@ final class History implements java.io.Serializable {
         moved.status()));
   }
 
-  private Consumer<Tx> insert(int id, List<Change> changes) {
+  private Consumer<Tx> insert(int id, List<Change> changes, Random rnd) {
     Order o = new Order(id, rnd.nextInt(5) == 0 ? null : rnd.nextInt(1000), "n" + rnd.nextInt(1000));
     table.put(id, o);
     deleted.remove(id);
@@ -192,7 +211,7 @@ final class History implements java.io.Serializable {
     return tx -> tx.update(TABLE, row("order_id", after.id(), "code", after.code(), "status", after.status()));
   }
 
-  private int pick() {
+  private int pick(Random rnd) {
     return table.keySet().stream().skip(rnd.nextInt(table.size())).findFirst().orElseThrow();
   }
 }
