@@ -40,10 +40,11 @@ __version__ = "0.1.0.dev0"
 
 from mssql_cdc.errors import CdcError
 from mssql_cdc.finalization import Finalization, FinalizationTracker, TrackingAttachment
+from mssql_cdc.history import ApplyHistory, ApplyHistoryBuilder
 from mssql_cdc.reconcile import Reconcile, ReconcileBuilder, ReconcileResult
 from mssql_cdc.silver import ApplyChanges, ApplyChangesBuilder, ApplyResult
 from mssql_cdc.stream import Backfill, CdcStream, CdcStreamBuilder, CdcStreams, Seed
 
-__all__ = ["ApplyChanges", "ApplyChangesBuilder", "ApplyResult", "Backfill", "CdcError", "CdcStream",
+__all__ = ["ApplyChanges", "ApplyChangesBuilder", "ApplyHistory", "ApplyHistoryBuilder", "ApplyResult", "Backfill", "CdcError", "CdcStream",
            "CdcStreamBuilder", "CdcStreams", "Finalization", "FinalizationTracker", "Reconcile", "ReconcileBuilder",
            "ReconcileResult", "Seed", "TrackingAttachment", "__version__"]

@@ -91,14 +91,18 @@ class ApplyChangesBuilder(_gateway.JvmBuilder):
     def keys(self, key_columns: Sequence[str]) -> "ApplyChangesBuilder":
         """The columns that identify a row; default the capture instance's unique index (read through
         the reader options)."""
-        if isinstance(key_columns, str):
-            key_columns = [key_columns]
+        return self._set_list("keys", key_columns)
+
+    def _set_list(self, method: str, columns: Sequence[str]) -> Any:
+        """A setter taking a list of column names (a ``java.util.List`` on the JVM)."""
+        if isinstance(columns, str):
+            columns = [columns]
         if self._rec is not None:
-            return self._set("keys", list(key_columns))
+            return self._set(method, list(columns))
         jlist = _gateway.jvm(self._spark).java.util.ArrayList()
-        for k in key_columns:
-            jlist.add(k)
-        return self._set("keys", jlist)
+        for c in columns:
+            jlist.add(c)
+        return self._set(method, jlist)
 
     def controlTable(self, name_or_path: str) -> "ApplyChangesBuilder":  # noqa: N802
         """The control table the stream's tracking writes bronze's verdict to; silver's position and

@@ -63,6 +63,6 @@ class CatalogDocTest {
     }
     assertThat(documented).containsExactlyElementsOf(registered);
     assertThat(registered).containsExactly("start_stream", "start_many", "snapshot", "backfill", "apply_changes",
-        "finalized_until", "is_final", "await_tracking", "reconcile", "preflight");
+        "apply_history", "finalized_until", "is_final", "await_tracking", "reconcile", "preflight");
   }
 }

@@ -106,6 +106,22 @@ class CdcProceduresTest {
         .orderBy("order_id").collectAsList().stream().map(Row::toString).toList())
         .containsExactly("[1,shipped]", "[2,paid]");
 
+    // The history beside silver: every version of each key, from the same bronze (docs/HISTORY.md).
+    String history = "CALL cdc_p.system.apply_history(table => 'dbo.orders', bronze => " + p("bronze")
+        + ", history => " + p("history") + ", controlTable => " + p("control") + ", factsTable => " + p("facts")
+        + ", keys => array('order_id'), granularity => 'minute', trackHistoryColumns => array('status'))";
+    Row versions = call(history);
+    assertThat(versions.schema().fieldNames()).containsExactly("rebuilt", "applied_lsn", "finalized_until",
+        "bronze_found");
+    assertThat(versions.getString(1)).isEqualTo(last.hex());
+    List<String> historyRows = List.of("[1,new,2026-03-01T10:00:05,2026-03-01T10:01:12," + last.hex() + "]",
+        "[1,shipped,2026-03-01T10:01:12,null,null]", "[2,paid,2026-03-01T10:00:05,null,null]");
+    assertThat(SPARK.read().format("delta").load(dir.resolve("history").toString())
+        .selectExpr("order_id", "status", "__valid_from", "__valid_to", "__to_lsn").orderBy("order_id", "__valid_from")
+        .collectAsList().stream().map(Row::toString).toList()).containsExactlyElementsOf(historyRows);
+    assertThat(call(history).getString(1)).as("a rerun applies nothing").isEqualTo(last.hex());
+    assertThat(SPARK.read().format("delta").load(dir.resolve("history").toString()).count()).isEqualTo(3);
+
     Row bronzeVerdict = call("CALL cdc_p.system.finalized_until(controlTable => " + p("control") + ", tableName => "
         + p("bronze") + ")");
     assertThat(bronzeVerdict.get(0)).isEqualTo(

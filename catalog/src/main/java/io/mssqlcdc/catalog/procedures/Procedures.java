@@ -15,6 +15,7 @@ public final class Procedures {
 
   private static final List<Function<CatalogContext, CdcProcedure>> ALL = List.of(
       StartStream::new, StartMany::new, SnapshotProcedure::new, BackfillProcedure::new, ApplyChangesProcedure::new,
+      ApplyHistoryProcedure::new,
       FinalizedUntil::new, IsFinal::new, AwaitTracking::new, ReconcileProcedure::new, PreflightProcedure::new);
 
   private Procedures() {}
