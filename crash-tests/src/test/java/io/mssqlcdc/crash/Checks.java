@@ -32,17 +32,64 @@ final class Checks {
   private final History h;
   private final boolean chunked;
 
-  Checks(Pipeline p, History h, boolean chunked) {
+  /** The generation whose snapshot the history's first call applied (where it starts), -1 when never called. */
+  private final int historyGeneration;
+
+  Checks(Pipeline p, History h, boolean chunked, int historyGeneration) {
     this.p = p;
     this.h = h;
     this.chunked = chunked;
+    this.historyGeneration = historyGeneration;
   }
+
+  /** The snapshots' stamps per generation, from their facts events ({@link #bronze}). */
+  private final List<Lsn> stamps = new ArrayList<>();
 
   void all() {
     long changeRows = bronze();
     facts(changeRows);
     silver();
+    if (!chunked && historyGeneration >= 0) {
+      history();
+    }
     reconcile();
+  }
+
+  /**
+   * The history (issue 31, docs/HISTORY.md) as of every commit from the stamp of the snapshot its first call applied
+   * (the newest in bronze then; it starts there, as silver does) on equals the model's table
+   * then: the versions with {@code __from_lsn <= L < __to_lsn} (or open), tombstones left out. Commits whose changes a
+   * purge took (after the last the stream read, before the re-snapshot's stamp) are not checked: the history records
+   * that gap (a version closed at the stamp), it cannot know what the table held in it.
+   */
+  private void history() {
+    List<Row> rows = Pipeline.SPARK.read().format("delta").load(p.history).collectAsList();
+    List<Lsn> purges = h.purgedAfter();
+    List<Lsn> at = new ArrayList<>(stamps);
+    Lsn start = stamps.get(historyGeneration);
+    at.removeIf(l -> l.isBefore(start));
+    h.commits().stream().map(History.Commit::lsn).filter(l -> !l.isBefore(start)).forEach(at::add);
+    for (Lsn l : at) {
+      boolean lost = false;
+      for (int g = historyGeneration; g < purges.size(); g++) {
+        lost |= l.isAfter(purges.get(g)) && l.isBefore(stamps.get(g + 1));
+      }
+      if (lost) {
+        continue;
+      }
+      Map<String, Integer> expected = new TreeMap<>();
+      h.tableAt(l).values().forEach(o -> expected.merge(image(o), 1, Integer::sum));
+      Map<String, Integer> actual = new TreeMap<>();
+      for (Row r : rows) {
+        Lsn from = Lsn.parse(r.getAs("__from_lsn"));
+        String to = r.getAs("__to_lsn");
+        boolean deleted = Boolean.TRUE.equals(r.getAs("__is_deleted"));
+        if (!from.isAfter(l) && (to == null || Lsn.parse(to).isAfter(l)) && !deleted) {
+          actual.merge(image(r), 1, Integer::sum);
+        }
+      }
+      compare("the history as of " + l.hex(), expected, actual);
+    }
   }
 
   private static String image(History.Order o) {
@@ -71,7 +118,7 @@ final class Checks {
     // One snapshot per generation: the bootstrap's, then one per purge (the re-snapshot after it). Their stamps come
     // from their facts events: a snapshot of an empty table leaves no row in bronze.
     List<Lsn> purges = h.purgedAfter();
-    List<Lsn> stamps = new ArrayList<>();
+    stamps.clear();
     for (int g = 0; g <= purges.size(); g++) {
       List<Row> events = Pipeline.SPARK.read().format("delta").load(p.facts)
           .where(functions.col("app_id").equalTo(g == 0 ? "orders" : "orders.g" + g)

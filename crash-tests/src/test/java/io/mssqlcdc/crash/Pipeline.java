@@ -27,6 +27,7 @@ final class Pipeline {
   final String facts;
   final String control;
   final String silver;
+  final String history;
   final String report;
   final String checkpoint;
   final TrackingAttachment tracking;
@@ -42,6 +43,7 @@ final class Pipeline {
     this.facts = dir.resolve("facts").toString();
     this.control = dir.resolve("control").toString();
     this.silver = dir.resolve("silver").toString();
+    this.history = dir.resolve("history").toString();
     this.report = dir.resolve("report").toString();
     this.checkpoint = dir.resolve("ckpt").toString();
     this.tracking = Finalization.tracking(control, "minute");
@@ -85,7 +87,14 @@ final class Pipeline {
         .controlTable(control).factsTable(facts).options(options()).granularity("minute");
   }
 
-  Reconcile.Builder reconcile() {
+  /** The SCD type 2 history beside silver (issue 31), with tombstones. */
+  io.mssqlcdc.silver.ApplyHistory.Builder history() {
+    return io.mssqlcdc.silver.ApplyHistory.builder(SPARK).bronze(bronze).target(history)
+        .captureInstance(History.CAPTURE_INSTANCE).controlTable(control).factsTable(facts).options(options())
+        .granularity("minute").storeDeletes(true);
+  }
+
+    Reconcile.Builder reconcile() {
     return Reconcile.builder(SPARK).options(options()).silver(silver).bronze(bronze).controlTable(control)
         .factsTable(facts).reportTable(report).sample(0).seed(7);
   }
