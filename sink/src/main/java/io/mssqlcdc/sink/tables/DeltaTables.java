@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.apache.spark.sql.DataFrameWriter;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -59,8 +60,19 @@ public final class DeltaTables {
     return spark.read().option("versionAsOf", version).table(ref.text());
   }
 
-  /** The table's newest version. */
+  /**
+   * The table's newest version, as fresh as {@code DESCRIBE HISTORY}'s (both ask Delta's log for
+   * its newest commit). Read from Delta's log on the driver, without a Spark job: the history's
+   * first row costs one (it reads the commit's {@code commitInfo} in a task), and a silver call,
+   * a reconcile or a snapshot asks for a version on every call (issue 25). Falls back to the history
+   * where the log is not reachable that way (a name the session catalog does not hold, another
+   * Delta build whose internal API differs).
+   */
   public static long version(SparkSession spark, TableRef ref) {
+    OptionalLong fromLog = LogVersion.newest(spark, ref);
+    if (fromLog.isPresent()) {
+      return fromLog.getAsLong();
+    }
     return table(spark, ref).history(1).select("version").first().getLong(0);
   }
 
