@@ -73,6 +73,15 @@ final class CrashCase {
   final int largeRound;
   final int largeStatements;
   private final Random largeDraw;
+  /**
+   * The round that starts with the schema change and the capture-instance switch ({@link History#switchInstance}),
+   * or -1: 1 seed in 4 of the cases that are not chunked, from draws of their own, the other draws unchanged.
+   */
+  final int switchRound;
+  /** Whether the older capture instance is dropped at the start of the round after the switch. */
+  final boolean dropOld;
+  /** The note draws the switch hands to the history. */
+  private final Random noteDraw;
   /** The case's draws; a kill case carries on with the child's (saved with its {@link Progress}). */
   private Random rnd;
   private final List<String> log = new ArrayList<>();
@@ -133,6 +142,12 @@ final class CrashCase {
     this.largeDraw = new Random(seed * 0x9E3779B97F4A7C15L + 3); // mixed: close seeds give close first draws
     this.largeRound = largeDraw.nextInt(4) == 0 ? largeDraw.nextInt(rounds) : -1;
     this.largeStatements = 200 + largeDraw.nextInt(600);
+    Random switchDraw = new Random(seed * 0x2545F4914F6CDD1DL + 5);
+    boolean drawSwitch = switchDraw.nextInt(4) == 0;
+    int drawnSwitchRound = 1 + switchDraw.nextInt(rounds - 1);
+    this.switchRound = drawSwitch && !chunked ? drawnSwitchRound : -1;
+    this.dropOld = switchDraw.nextBoolean();
+    this.noteDraw = new Random(switchDraw.nextLong());
   }
 
   /** One line naming the case, for reports. */
@@ -140,7 +155,9 @@ final class CrashCase {
     return "seed " + seed + ", point " + point.id() + " (hit " + nth + "), kind " + kind
         + (purgeRound < 0 ? "" : ", purge in round " + purgeRound)
         + (chunked ? ", chunked bootstrap (" + chunkRows + " rows a chunk)" : "")
-        + (largeRound < 0 ? "" : ", a transaction of " + largeStatements + " statements in round " + largeRound);
+        + (largeRound < 0 ? "" : ", a transaction of " + largeStatements + " statements in round " + largeRound)
+        + (switchRound < 0 ? "" : ", a column added and the capture instance switched in round " + switchRound
+            + (dropOld ? ", the older dropped after it" : ""));
   }
 
   /** The command that runs this case alone. */
@@ -272,6 +289,14 @@ final class CrashCase {
       if (resumed) {
         perBatch = resume.perBatch(); // the round's history was made before the kill
       } else {
+        if (round == switchRound) {
+          h.switchInstance(noteDraw);
+          log.add("note added, capture instance " + History.NEW_INSTANCE + " enabled");
+        }
+        if (dropOld && switchRound >= 0 && round == switchRound + 1) {
+          h.dropOldInstance();
+          log.add("capture instance " + History.CAPTURE_INSTANCE + " dropped");
+        }
         if (round > 0) {
           h.commit(2 + rnd.nextInt(5));
         }
@@ -351,16 +376,36 @@ final class CrashCase {
     });
   }
 
+  /**
+   * One stream run (AvailableNow). A query that reaches the newer capture instance with columns its schema lacks stops
+   * and asks to be restarted (docs/SOURCE.md); it is, as an operator would, at most twice.
+   */
   private void stream(Pipeline p, int perBatch) {
-    current = new CompletableFuture<>();
-    StreamingQuery q = p.startStream(perBatch, chunked);
-    current.complete(q);
-    try {
-      q.awaitTermination();
-    } catch (org.apache.spark.sql.streaming.StreamingQueryException e) {
-      throw new RuntimeException(e.getMessage(), e);
+    for (int attempt = 0; ; attempt++) {
+      current = new CompletableFuture<>();
+      StreamingQuery q = p.startStream(perBatch, chunked);
+      current.complete(q);
+      try {
+        q.awaitTermination();
+        break;
+      } catch (org.apache.spark.sql.streaming.StreamingQueryException e) {
+        if (attempt < 2 && schemaChanged(e)) {
+          log.add("the stream asked for a restart (" + History.NEW_INSTANCE + "'s columns)");
+          continue;
+        }
+        throw new RuntimeException(e.getMessage(), e);
+      }
     }
     p.awaitTracking();
+  }
+
+  private static boolean schemaChanged(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      if (c instanceof io.mssqlcdc.errors.CdcSchemaChangedException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void apply(Pipeline p, History h) {

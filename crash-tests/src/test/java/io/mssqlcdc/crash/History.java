@@ -25,12 +25,23 @@ import java.util.function.Consumer;
  * <p>Transactions hold 1-4 statements (several on one key included); between them, now and then an
  * idle mapping entry (capture writing without changes). Commit times come from a synthetic clock,
  * 7 s apart.
+ *
+ * <p>A schema change with a capture-instance switch ({@link #switchInstance}): a nullable column
+ * {@code note varchar(20)} added and a second capture instance {@value #NEW_INSTANCE} enabled, whose
+ * start LSN is the next commit's; the older one captures on (without the column) until
+ * {@link #dropOldInstance}. From the switch on, inserts carry a note and some updates change it;
+ * rows that existed before keep a NULL note until an update sets one, as SQL Server's added column
+ * leaves them.
  */
 final class History implements java.io.Serializable {
   private static final long serialVersionUID = 1L;
 
   /** A row of the table: its key and its two other columns. */
-  record Order(int id, Integer code, String status) implements java.io.Serializable {}
+  record Order(int id, Integer code, String status, String note) implements java.io.Serializable {
+    Order(int id, Integer code, String status) {
+      this(id, code, status, null);
+    }
+  }
 
   /** One change row: the operation and the row image it carries. */
   record Change(int op, Order row) implements java.io.Serializable {}
@@ -41,6 +52,8 @@ final class History implements java.io.Serializable {
 
   static final String TABLE = "orders";
   static final String CAPTURE_INSTANCE = "dbo_orders";
+  /** The capture instance {@link #switchInstance} enables, with the added column. */
+  static final String NEW_INSTANCE = "dbo_orders_v2";
 
   /** Not saved with the model (a kill case's progress, {@link CrashCase}): {@link #reattach} sets it again. */
   private transient FakeCdcDatabase db;
@@ -52,6 +65,10 @@ final class History implements java.io.Serializable {
   private final List<Lsn> purgedAfter = new ArrayList<>();
   private int readable;
   private int nextId = 1;
+  /** The capture instances enabled, oldest first. */
+  private final List<String> instances = new ArrayList<>(List.of(CAPTURE_INSTANCE));
+  /** The note draws after {@link #switchInstance} (null before: the other draws stay as a case without a switch). */
+  private Random notes;
   private LocalDateTime clock = LocalDateTime.of(2026, 3, 1, 10, 0, 0);
 
   History(FakeCdcDatabase db, Random rnd) {
@@ -97,8 +114,38 @@ final class History implements java.io.Serializable {
     }
     purgedAfter.add(commits.get(readable - 1).lsn());
     Lsn low = commits.get(commits.size() - 1).lsn();
-    db.cleanup(CAPTURE_INSTANCE, low);
+    for (String instance : instances) {
+      db.cleanup(instance, low);
+    }
     return low;
+  }
+
+  /**
+   * The schema change and the capture-instance switch: {@code note varchar(20)} added to the table and
+   * {@value #NEW_INSTANCE} enabled (the older instance stays); {@code notes} draws the notes from then on.
+   */
+  void switchInstance(Random notes) {
+    if (this.notes != null) {
+      throw new IllegalStateException("the history switched its capture instance already");
+    }
+    clock = clock.plusSeconds(7);
+    db.addColumn("dbo." + TABLE, "note varchar(20)");
+    db.enableCdc("dbo", TABLE, NEW_INSTANCE);
+    instances.add(NEW_INSTANCE);
+    this.notes = notes;
+  }
+
+  /** {@code sys.sp_cdc_disable_table} of the older instance, after the switch. */
+  void dropOldInstance() {
+    if (instances.size() != 2) {
+      throw new IllegalStateException("no older capture instance to drop: " + instances);
+    }
+    db.disableCdc(instances.remove(0));
+  }
+
+  /** Whether the table has the note column (after {@link #switchInstance}). */
+  boolean switched() {
+    return notes != null;
   }
 
   /** The stream has read every commit so far. */
@@ -165,14 +212,14 @@ final class History implements java.io.Serializable {
       if (status.equals(o.status())) {
         status = status + "x";
       }
-      return update(o, new Order(id, o.code(), status), changes);
+      return update(o, new Order(id, o.code(), status, o.note()), changes);
     }
     if (r < 60) {
       Integer code = o.code() != null && rnd.nextInt(6) == 0 ? null : rnd.nextInt(1000);
       if (java.util.Objects.equals(code, o.code())) {
         code = (o.code() == null ? 0 : o.code()) + 1000;
       }
-      return update(o, new Order(id, code, o.status()), changes);
+      return update(o, new Order(id, code, o.status(), o.note()), changes);
     }
     if (r < 75) {
       table.remove(id);
@@ -186,29 +233,43 @@ final class History implements java.io.Serializable {
     }
     // a primary key update: SQL Server records a delete of the old key and an insert of the new one
     int to = nextId++;
-    Order moved = new Order(to, o.code(), o.status());
+    Order moved = new Order(to, o.code(), o.status(), o.note());
     table.remove(id);
     deleted.add(id);
     table.put(to, moved);
     changes.add(new Change(1, o));
     changes.add(new Change(2, moved));
-    return tx -> tx.delete(TABLE, key(id)).insert(TABLE, row("order_id", to, "code", moved.code(), "status",
-        moved.status()));
+    return tx -> tx.delete(TABLE, key(id)).insert(TABLE, image(moved));
   }
 
   private Consumer<Tx> insert(int id, List<Change> changes, Random rnd) {
-    Order o = new Order(id, rnd.nextInt(5) == 0 ? null : rnd.nextInt(1000), "n" + rnd.nextInt(1000));
+    Order o = new Order(id, rnd.nextInt(5) == 0 ? null : rnd.nextInt(1000), "n" + rnd.nextInt(1000), newNote());
     table.put(id, o);
     deleted.remove(id);
     changes.add(new Change(2, o));
-    return tx -> tx.insert(TABLE, row("order_id", id, "code", o.code(), "status", o.status()));
+    return tx -> tx.insert(TABLE, image(o));
   }
 
   private Consumer<Tx> update(Order before, Order after, List<Change> changes) {
-    table.put(after.id(), after);
+    if (notes != null && notes.nextInt(3) == 0) { // after the switch, a third of the updates set the note too
+      after = new Order(after.id(), after.code(), after.status(), newNote());
+    }
+    Order a = after;
+    table.put(a.id(), a);
     changes.add(new Change(3, before));
-    changes.add(new Change(4, after));
-    return tx -> tx.update(TABLE, row("order_id", after.id(), "code", after.code(), "status", after.status()));
+    changes.add(new Change(4, a));
+    return tx -> tx.update(TABLE, image(a));
+  }
+
+  /** A new row's note: none before the switch; after it, a drawn one (1 in 4 NULL). */
+  private String newNote() {
+    return notes == null || notes.nextInt(4) == 0 ? null : "t" + notes.nextInt(1000);
+  }
+
+  /** The row as the fake takes it: the note only once the table has the column. */
+  private Map<String, Object> image(Order o) {
+    return notes == null ? row("order_id", o.id(), "code", o.code(), "status", o.status())
+        : row("order_id", o.id(), "code", o.code(), "status", o.status(), "note", o.note());
   }
 
   private int pick(Random rnd) {
