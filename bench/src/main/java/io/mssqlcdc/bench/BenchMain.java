@@ -7,6 +7,7 @@ import io.mssqlcdc.bench.cases.LatencyCase;
 import io.mssqlcdc.bench.cases.MemoryCase;
 import io.mssqlcdc.bench.cases.ScalingCase;
 import io.mssqlcdc.bench.cases.SnapshotReadCase;
+import io.mssqlcdc.bench.cases.HistoryApplyCase;
 import io.mssqlcdc.bench.cases.SilverApplyCase;
 import io.mssqlcdc.bench.cases.SourceReadCase;
 import java.nio.file.Path;
@@ -27,7 +28,8 @@ public final class BenchMain {
   /** The cases, in suite order. */
   public static List<BenchCase> cases() {
     return List.of(new SourceReadCase(), new SnapshotReadCase(), new BronzeIngestCase(), new SilverApplyCase(),
-        new LatencyCase(), new ScalingCase(), new MemoryCase(), new FakeCostCase(), new JdbcReadCase());
+        new HistoryApplyCase(), new LatencyCase(), new ScalingCase(), new MemoryCase(), new FakeCostCase(),
+        new JdbcReadCase());
   }
 
   public static void main(String[] args) {

@@ -61,8 +61,8 @@ class BenchSmokeTest {
   void everyCaseRanAndTheJsonWasWritten() throws Exception {
     assertThat(byCase.values().stream().flatMap(List::stream).filter(f -> f.status().equals("failed")).toList())
         .as("failed cases").isEmpty();
-    assertThat(byCase).containsOnlyKeys("1 source", "2 snapshot", "3 bronze", "4 silver", "5 latency", "6 scaling",
-        "6 memory", "7 fake cost", "11.6 jdbc");
+    assertThat(byCase).containsOnlyKeys("1 source", "2 snapshot", "3 bronze", "4 silver", "history", "5 latency",
+        "6 scaling", "6 memory", "7 fake cost", "11.6 jdbc");
     String text = Files.readString(json);
     assertThat(text).contains("\"caseId\" : \"1 source\"", "\"caseId\" : \"4 silver\"");
     for (Figure f : byCase.values().stream().flatMap(List::stream).toList()) {
@@ -230,6 +230,24 @@ class BenchSmokeTest {
         .isEqualTo(inc.checks().get("plain MERGE"));
     assertThat(inc.checks().get("hand-written ranking + MERGE")).as("and the hand-written recipe's")
         .isEqualTo(inc.checks().get("plain MERGE"));
+  }
+
+  @Test
+  void theHistoryEqualsTheHandWrittenVersionsFullAndIncremental() {
+    List<Figure> history = byCase.get("history");
+    assertThat(history).extracting(Figure::name).hasSize(2).satisfies(n -> {
+      assertThat(n.get(0)).startsWith("full: ");
+      assertThat(n.get(1)).startsWith("incremental: ");
+    });
+    Figure full = history.get(0);
+    assertThat(map(full.checks().get("ApplyHistory")).get("rows")).as("versions").isNotEqualTo(0L);
+    assertThat(full.checks().get("ApplyHistory")).as("ApplyHistory's versions equal lead()'s by hand")
+        .isEqualTo(full.checks().get(io.mssqlcdc.bench.cases.HistoryApplyCase.HAND_FULL));
+    assertThat(full.jobsText()).as("jobs per call, ApplyHistory / by hand").matches("\\d+ / \\d+");
+    Figure inc = history.get(1);
+    assertThat(inc.checks()).containsEntry("batches", (long) (config.warmups() + config.reps()));
+    assertThat(inc.checks().get("ApplyHistory")).as("and the SCD2 MERGE's after every batch")
+        .isEqualTo(inc.checks().get(io.mssqlcdc.bench.cases.HistoryApplyCase.HAND_MERGE));
   }
 
   @Test

@@ -76,6 +76,8 @@ public final class ApplyChanges {
   enum Step {
     /** The control table was read; bronze not yet. */
     CONTROL_READ,
+    /** A first call read its empty target, before its insert-only MERGE ({@code FirstMerge}); other calls skip it. */
+    EMPTY_CHECKED,
     /** The MERGE committed; the position is not recorded yet. */
     MERGED,
     /** The position and the verdict are recorded (one commit of the control table); the call returns next. */

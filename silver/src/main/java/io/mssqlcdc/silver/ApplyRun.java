@@ -223,8 +223,10 @@ final class ApplyRun {
         KeyPruning.Plan prune = !pruneByKeys ? new KeyPruning.None("switched off")
             : KeyPruning.plan(plan.rebuild(), !plan.newChunks().isEmpty(), columns.keys(), few, r.ranges());
         pruned = describe(prune);
-        Row m = label("MERGE", () -> SilverMerge.merge(spark, silver, r.latest(), columns.keys(), columns.written(),
-            plan.rebuild(), SilverMerge.pruning(prune, columns)));
+        // A first call (no position recorded) into a silver that holds no row yet: insert only (FirstMerge).
+        Row m = label("MERGE", () -> FirstMerge.run(spark, silver, !first.silverRow() && plan.rebuild(),
+            () -> steps.accept(ApplyChanges.Step.EMPTY_CHECKED), empty -> SilverMerge.merge(spark, silver, r.latest(),
+                columns.keys(), columns.written(), plan.rebuild(), SilverMerge.pruning(prune, columns), empty)));
         metrics = m;
       }
       steps.accept(ApplyChanges.Step.MERGED);

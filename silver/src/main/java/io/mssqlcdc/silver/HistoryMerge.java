@@ -2,6 +2,7 @@ package io.mssqlcdc.silver;
 
 import static org.apache.spark.sql.functions.expr;
 
+import io.delta.tables.DeltaMergeBuilder;
 import io.mssqlcdc.sink.tables.DeltaTables;
 import io.mssqlcdc.sink.tables.TableRef;
 import java.util.ArrayList;
@@ -26,17 +27,22 @@ final class HistoryMerge {
    * version closed or updated in place; or, on a replay, the same version) is overwritten, any other
    * inserted. Idempotent: the same rows MERGEd twice give the same table.
    *
+   * @param empty the history held no row when the call read it (its first call): insert only
+   *
    * @return Delta's metrics row
    */
   static Row merge(SparkSession spark, TableRef history, Dataset<Row> versions, List<String> keys,
-      List<String> captured) {
+      List<String> captured, boolean empty) {
     String on = MergeRules.keyMatch(keys) + " AND t." + HistoryTable.FROM_LSN + " = s." + HistoryTable.FROM_LSN;
     List<String> all = new ArrayList<>(captured);
     all.addAll(HistoryTable.COLUMNS);
-    return DeltaTables.table(spark, history).as(MergeRules.TARGET)
-        .merge(versions.as(MergeRules.SOURCE), expr(on))
-        .whenMatched().updateExpr(MergeRules.assignments(all))
-        .whenNotMatched().insertExpr(MergeRules.assignments(all))
-        .execute().first();
+    DeltaMergeBuilder m = DeltaTables.table(spark, history).as(MergeRules.TARGET)
+        .merge(versions.as(MergeRules.SOURCE), expr(on));
+    if (!empty) {
+      m = m.whenMatched().updateExpr(MergeRules.assignments(all));
+    }
+    // Into an empty history nothing matches: without the matched clause Delta takes its insert-only path (no source
+    // materialization, no rewrite), and the MERGE still inserts no version twice if another call got there first.
+    return m.whenNotMatched().insertExpr(MergeRules.assignments(all)).execute().first();
   }
 }

@@ -135,7 +135,9 @@ final class HistoryRun {
           .otherwise(lsn));
       Dataset<Row> versions = HistoryVersions.compute(mine, DeltaTables.read(spark, history), columns,
           new HistoryRules(tracked, storeDeletes), snapshot);
-      Row m = HistoryMerge.merge(spark, history, versions, columns.keys(), columns.capturedNames());
+      // A first call (no position recorded) into a history that holds no row yet: insert only (FirstMerge).
+      Row m = FirstMerge.run(spark, history, !first.silverRow(), () -> { }, empty -> HistoryMerge.merge(spark,
+          history, versions, columns.keys(), columns.capturedNames(), empty));
       merged = "MERGE updated " + m.getAs("num_updated_rows") + ", inserted " + m.getAs("num_inserted_rows");
     }
     steps.accept(ApplyHistory.Step.MERGED);

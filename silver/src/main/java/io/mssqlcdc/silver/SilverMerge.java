@@ -92,17 +92,24 @@ final class SilverMerge {
    * MERGEs {@code latest} (one row per key: the written columns and {@code _operation}) into silver
    * (one commit), with {@link MergeRules}; on a rebuild also deleting every key the source lacks.
    *
+   * @param empty silver held no row when the call read it (its first call): insert only
    * @return Delta's metrics row ({@code num_affected_rows}, {@code num_updated_rows}, ...)
    */
   static Row merge(SparkSession spark, TableRef silver, Dataset<Row> latest, List<String> keys,
-      List<String> written, boolean rebuild, Column pruning) {
+      List<String> written, boolean rebuild, Column pruning, boolean empty) {
     Column condition = expr(MergeRules.keyMatch(keys));
     if (pruning != null) {
       condition = condition.and(pruning);
     }
     DeltaMergeBuilder m = DeltaTables.table(spark, silver).as(MergeRules.TARGET)
-        .merge(latest.as(MergeRules.SOURCE), condition)
-        .whenMatched(MergeRules.deleteWhen()).delete()
+        .merge(latest.as(MergeRules.SOURCE), condition);
+    if (empty) {
+      // Into an empty silver nothing matches: the insert clause alone is Delta's insert-only MERGE (no
+      // materialization of the cached source, no join to rewrite files), and still inserts no key a concurrent
+      // call inserted first.
+      return m.whenNotMatched(MergeRules.insertWhen()).insertExpr(MergeRules.assignments(written)).execute().first();
+    }
+    m = m.whenMatched(MergeRules.deleteWhen()).delete()
         .whenMatched(MergeRules.updateWhen()).updateExpr(MergeRules.assignments(written))
         .whenNotMatched(MergeRules.insertWhen()).insertExpr(MergeRules.assignments(written));
     if (rebuild) {

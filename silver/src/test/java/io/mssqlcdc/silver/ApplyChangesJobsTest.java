@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  *       until issue 25's {@code LogVersion});
  *   <li>one pass over bronze (filtering, the ranking's shuffle, the statistics over the cached
  *       ranking: the snapshot probe rides along), and the batch's keys when they are few;
- *   <li>silver's MERGE (Delta: materializing its source, finding the files to rewrite, writing) and one
+ *   <li>silver's MERGE (Delta: materializing its source, finding the files to rewrite, writing; the first
+ *       call's into an empty silver insert-only, after a read of its emptiness: FirstMerge) and one
  *       commit of the control table for the position and the verdict together: an UPDATE of the row
  *       the call read (Delta: the table's snapshot state, finding the file, rewriting it: 6 jobs), a
  *       MERGE on the first call, which finds no row (10-11 jobs).

@@ -123,4 +123,37 @@ class ApplyChangesTest {
     assertThat(next.appliedLsn()).isEqualTo(r.appliedLsn());
     assertThat(f.controlRow(silver).get("end_lsn")).isEqualTo(f.controlRow(f.bronze).get("end_lsn"));
   }
+
+  /**
+   * A first call MERGEs insert-only into its empty silver (FirstMerge); if another writer commits between the
+   * emptiness read and that MERGE (here: an older image of key 1, as an overlapping first call over an older bronze
+   * would insert), the insert-only MERGE skips key 1, and the full MERGE that follows applies its newer image.
+   */
+  @Test
+  void aFirstCallsInsertOnlyMergeFallsBackWhenAnotherWriterCommitsFirst() throws Exception {
+    SilverFixture f = new SilverFixture(tmp);
+    Workload.createTable(f.db);
+    insertAt(f, 1, T);
+    insertAt(f, 2, T.plusSeconds(10));
+    f.await(f.stream("dbo_orders").bootstrap(false).toDelta());
+    f.db.commitAt(T.plusSeconds(20), tx -> tx.update("orders", row("order_id", 1, "code", 11, "status", "paid")));
+    f.await(f.stream("dbo_orders").toDelta());
+    String silver = f.silver("silver");
+    ApplyResult r = f.apply(silver, "dbo_orders").onStep(step -> {
+      if (step == ApplyChanges.Step.EMPTY_CHECKED) {
+        SilverFixture.SPARK.read().format("delta").load(f.bronze).where("order_id = 1 AND _operation = 2")
+            .select("order_id", "code", "status", "_start_lsn", "_commit_ts").write().format("delta")
+            .mode("append").save(silver);
+      }
+    }).run();
+    assertThat(r.rebuilt()).isTrue();
+    assertThat(SilverFixture.rows(silver, "order_id", COLUMNS)).isEqualTo(f.table("order_id", COLUMNS))
+        .containsEntry("1", List.of("11", "paid"));
+    // Without another writer, the insert-only MERGE is the call's one commit on silver.
+    String alone = f.silver("alone");
+    f.apply(alone, "dbo_orders").run();
+    assertThat(SilverFixture.SPARK.sql("DESCRIBE HISTORY delta.`" + alone + "`").where("operation = 'MERGE'")
+        .count()).isEqualTo(1);
+    assertThat(SilverFixture.rows(alone, "order_id", COLUMNS)).isEqualTo(f.table("order_id", COLUMNS));
+  }
 }

@@ -119,7 +119,7 @@ public final class SilverApplyCase implements BenchCase {
     variants.put("ApplyChanges", rep -> {
       String silver = ctx.scratch("silver-full").toString();
       last[0] = silver;
-      Timed t = call(ctx, p.apply(silver));
+      Timed t = call(ctx, p.apply(silver)::run);
       jobs.add(t.jobs());
       return new Sample(t.nanos(), w.changeRows(), Map.of());
     });
@@ -230,7 +230,7 @@ public final class SilverApplyCase implements BenchCase {
     Map<String, Comparison.Variant> variants = new LinkedHashMap<>();
     variants.put("ApplyChanges", rep -> {
       p.batch(rep, rankedByRep);
-      Timed t = call(ctx, p.apply(candidate));
+      Timed t = call(ctx, p.apply(candidate)::run);
       jobs.add(t.jobs());
       merges.add(mergeMetrics(spark, candidate));
       return new Sample(t.nanos(), w.batchSize(), Map.of());
@@ -285,7 +285,7 @@ public final class SilverApplyCase implements BenchCase {
   }
 
   /** The real path: the fake (a copy, batches are committed into it), the stream, bronze, facts and control. */
-  private static final class Pipeline {
+  static final class Pipeline {
     final BenchContext ctx;
     final SilverWorkload workload;
     final Path fake;
@@ -340,6 +340,13 @@ public final class SilverApplyCase implements BenchCase {
       return rows;
     }
 
+    /** {@code ApplyHistory} (issue 31) from the same bronze, control and facts: {@link HistoryApplyCase}. */
+    io.mssqlcdc.silver.ApplyHistory.Builder history(String target) {
+      return io.mssqlcdc.silver.ApplyHistory.builder(ctx.spark()).bronze(bronze).target(target)
+          .captureInstance(SilverWorkload.CAPTURE_INSTANCE).keys(KEYS).controlTable(control).factsTable(facts)
+          .granularity("hour");
+    }
+
     ApplyChanges.Builder apply(String silver) {
       return ApplyChanges.builder(ctx.spark()).bronze(bronze).target(silver)
           .captureInstance(SilverWorkload.CAPTURE_INSTANCE).keys(KEYS).controlTable(control).factsTable(facts)
@@ -374,23 +381,23 @@ public final class SilverApplyCase implements BenchCase {
   }
 
   /** A call's wall time and the Spark jobs it ran. */
-  private record Timed(long nanos, List<JobLog.Job> jobs) {}
+  record Timed(long nanos, List<JobLog.Job> jobs) {}
 
-  private static Timed call(BenchContext ctx, ApplyChanges.Builder b) {
+  static Timed call(BenchContext ctx, java.util.function.Supplier<ApplyResult> call) {
     long fromMs = System.currentTimeMillis();
     long t0 = System.nanoTime();
-    ApplyResult r = b.run();
+    ApplyResult r = call.get();
     long nanos = System.nanoTime() - t0;
     drain(ctx.spark());
     long toMs = System.currentTimeMillis();
     if (!r.bronzeFound()) {
-      throw new IllegalStateException("ApplyChanges did not find bronze");
+      throw new IllegalStateException("the call did not find bronze");
     }
     return new Timed(nanos, ctx.jobs().between(fromMs, toMs));
   }
 
   /** {@code body}'s wall time and the Spark jobs it ran (the hand-written recipe, counted like a call). */
-  private static Timed timed(BenchContext ctx, Runnable body) {
+  static Timed timed(BenchContext ctx, Runnable body) {
     long fromMs = System.currentTimeMillis();
     long t0 = System.nanoTime();
     body.run();
@@ -400,7 +407,7 @@ public final class SilverApplyCase implements BenchCase {
   }
 
   /** The median of the measured calls' Spark jobs (the warm-ups left out), as text. */
-  private static String perCall(List<List<JobLog.Job>> calls, BenchContext ctx) {
+  static String perCall(List<List<JobLog.Job>> calls, BenchContext ctx) {
     List<List<JobLog.Job>> measured = calls.subList(Math.min(ctx.config().warmups(), calls.size()), calls.size());
     if (measured.isEmpty()) {
       return null;
@@ -418,7 +425,7 @@ public final class SilverApplyCase implements BenchCase {
   }
 
   /** Jobs per call (each repetition) and, for the last, milliseconds by call site. */
-  private static Map<String, Object> jobDetails(List<List<JobLog.Job>> calls) {
+  static Map<String, Object> jobDetails(List<List<JobLog.Job>> calls) {
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("jobsPerCall", calls.stream().map(List::size).toList());
     if (!calls.isEmpty()) {
@@ -428,7 +435,7 @@ public final class SilverApplyCase implements BenchCase {
   }
 
   /** The operation metrics of a Delta table's last commit (a MERGE's files and rows, its scan and rewrite times). */
-  private static Map<String, Object> mergeMetrics(SparkSession spark, String table) {
+  static Map<String, Object> mergeMetrics(SparkSession spark, String table) {
     Row h = DeltaTable.forPath(spark, table).history(1).first();
     scala.collection.Map<String, String> m = h.getMap(h.fieldIndex("operationMetrics"));
     Map<String, Object> out = new LinkedHashMap<>();
@@ -500,7 +507,7 @@ public final class SilverApplyCase implements BenchCase {
         .execute();
   }
 
-  private static Path copy(Path from, Path to) {
+  static Path copy(Path from, Path to) {
     try (Stream<Path> walk = Files.walk(from)) {
       for (Path src : walk.toList()) {
         if (src.getFileName().toString().equals("READY")) {
