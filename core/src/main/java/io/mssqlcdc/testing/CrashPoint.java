@@ -32,7 +32,11 @@ public enum CrashPoint {
   /** ApplyChanges: the MERGE committed, before the position and verdict are recorded. */
   SILVER_AFTER_MERGE("silver.afterMerge"),
   /** ApplyChanges: the position and verdict recorded, before the call returns. */
-  SILVER_AFTER_POSITION("silver.afterPosition");
+  SILVER_AFTER_POSITION("silver.afterPosition"),
+  /** ApplyHistory: the history's MERGE committed, before its position and verdict are recorded. */
+  HISTORY_AFTER_MERGE("history.afterMerge"),
+  /** ApplyHistory: the position and verdict recorded, before the call returns. */
+  HISTORY_AFTER_POSITION("history.afterPosition");
 
   private final String id;
 

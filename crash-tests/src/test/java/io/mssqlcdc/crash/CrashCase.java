@@ -41,13 +41,18 @@ final class CrashCase {
   static final List<CrashPoint> POINTS = List.of(CrashPoint.SINK_BEFORE_BRONZE, CrashPoint.SINK_AFTER_BRONZE,
       CrashPoint.SINK_FACTS_COMMIT, CrashPoint.SINK_AFTER_FACTS, CrashPoint.SNAPSHOT_AFTER_STAMP,
       CrashPoint.SNAPSHOT_AFTER_APPEND, CrashPoint.SILVER_AFTER_CONTROL_READ, CrashPoint.SILVER_AFTER_MERGE,
-      CrashPoint.SILVER_AFTER_POSITION, CrashPoint.RESNAPSHOT_AFTER_RECOVERING, CrashPoint.RESNAPSHOT_BEFORE_SWITCH);
+      CrashPoint.SILVER_AFTER_POSITION, CrashPoint.RESNAPSHOT_AFTER_RECOVERING, CrashPoint.RESNAPSHOT_BEFORE_SWITCH,
+      CrashPoint.HISTORY_AFTER_MERGE, CrashPoint.HISTORY_AFTER_POSITION);
   /** The points of a chunked bootstrap and its backfill waves, drawn by chunked cases only. */
   static final List<CrashPoint> CHUNKED_POINTS = List.of(CrashPoint.CHUNKED_AFTER_OPEN, CrashPoint.BACKFILL_AFTER_READ,
       CrashPoint.BACKFILL_AFTER_APPEND);
-  /** The points of a full snapshot and of a re-snapshot, which a chunked case does not reach. */
+  /**
+   * The points a chunked case does not reach: a full snapshot's and a re-snapshot's, and ApplyHistory's (it does not
+   * apply chunked snapshots yet, so a chunked case does not run it).
+   */
   static final List<CrashPoint> FULL_SNAPSHOT_POINTS = List.of(CrashPoint.SNAPSHOT_AFTER_STAMP,
-      CrashPoint.SNAPSHOT_AFTER_APPEND, CrashPoint.RESNAPSHOT_AFTER_RECOVERING, CrashPoint.RESNAPSHOT_BEFORE_SWITCH);
+      CrashPoint.SNAPSHOT_AFTER_APPEND, CrashPoint.RESNAPSHOT_AFTER_RECOVERING, CrashPoint.RESNAPSHOT_BEFORE_SWITCH,
+      CrashPoint.HISTORY_AFTER_MERGE, CrashPoint.HISTORY_AFTER_POSITION);
   /** Points on a query's own thread, where a stop can interrupt the batch. */
   static final List<CrashPoint> STOPPABLE = List.of(CrashPoint.SINK_BEFORE_BRONZE, CrashPoint.SINK_AFTER_BRONZE,
       CrashPoint.SINK_AFTER_FACTS);
@@ -129,7 +134,8 @@ final class CrashCase {
       case RESNAPSHOT_AFTER_RECOVERING, RESNAPSHOT_BEFORE_SWITCH, CHUNKED_AFTER_OPEN -> 1;
       // round 0's one wave (a small table may need no second)
       case BACKFILL_AFTER_READ, BACKFILL_AFTER_APPEND -> 1;
-      case SILVER_AFTER_CONTROL_READ, SILVER_AFTER_MERGE, SILVER_AFTER_POSITION, SINK_FACTS_COMMIT ->
+      case SILVER_AFTER_CONTROL_READ, SILVER_AFTER_MERGE, SILVER_AFTER_POSITION, SINK_FACTS_COMMIT, HISTORY_AFTER_MERGE,
+          HISTORY_AFTER_POSITION ->
           1 + draw.nextInt(rounds - 1);
       default -> 1 + draw.nextInt(4);
     };

@@ -15,6 +15,8 @@ import io.mssqlcdc.finalization.Finalization;
 import io.mssqlcdc.sink.facts.FactsColumn;
 import io.mssqlcdc.sink.tables.DeltaTables;
 import io.mssqlcdc.sink.tables.TableRef;
+import io.mssqlcdc.testing.CrashPoint;
+import io.mssqlcdc.testing.CrashPoints;
 import java.time.LocalDateTime;
 import java.util.List;
 import java.util.function.Consumer;
@@ -141,6 +143,7 @@ final class HistoryRun {
       merged = "MERGE updated " + m.getAs("num_updated_rows") + ", inserted " + m.getAs("num_inserted_rows");
     }
     steps.accept(ApplyHistory.Step.MERGED);
+    CrashPoints.hit(CrashPoint.HISTORY_AFTER_MERGE);
 
     SilverPosition next = plan.next(top);
     LocalDateTime verdict = position.finalizedUntil();
@@ -151,6 +154,7 @@ final class HistoryRun {
     if (!next.samePosition(position) || advance != null) {
       ControlRows.write(spark, control, history.text(), next, advance, first.silverRow());
     }
+    CrashPoints.hit(CrashPoint.HISTORY_AFTER_POSITION);
     LOG.info("ApplyHistory {} -> {}: {}{}, position {}, verdict {} ({} ms)", bronze, history,
         merged, plan.applySnapshot() ? " with snapshot " + plan.snapshot() : "", next.appliedLsn(), verdict,
         (System.nanoTime() - t0) / 1_000_000);
