@@ -80,7 +80,8 @@ final class CrashCase {
   private final Random largeDraw;
   /**
    * The round that starts with the schema change and the capture-instance switch ({@link History#switchInstance}),
-   * or -1: 1 seed in 4 of the cases that are not chunked, from draws of their own, the other draws unchanged.
+   * or -1: 1 seed in 4, from draws of their own, the other draws unchanged (in a chunked case the later waves are
+   * read after the switch).
    */
   final int switchRound;
   /** Whether the older capture instance is dropped at the start of the round after the switch. */
@@ -151,7 +152,7 @@ final class CrashCase {
     Random switchDraw = new Random(seed * 0x2545F4914F6CDD1DL + 5);
     boolean drawSwitch = switchDraw.nextInt(4) == 0;
     int drawnSwitchRound = 1 + switchDraw.nextInt(rounds - 1);
-    this.switchRound = drawSwitch && !chunked ? drawnSwitchRound : -1;
+    this.switchRound = drawSwitch ? drawnSwitchRound : -1;
     this.dropOld = switchDraw.nextBoolean();
     this.noteDraw = new Random(switchDraw.nextLong());
   }
