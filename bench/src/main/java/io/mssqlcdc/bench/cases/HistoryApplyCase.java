@@ -12,13 +12,11 @@ import io.mssqlcdc.bench.Checksums;
 import io.mssqlcdc.bench.Comparison;
 import io.mssqlcdc.bench.Comparison.Sample;
 import io.mssqlcdc.bench.Figure;
-import io.mssqlcdc.bench.Fixtures;
 import io.mssqlcdc.bench.JobLog;
 import io.mssqlcdc.bench.Log;
 import io.mssqlcdc.bench.SilverWorkload;
 import io.mssqlcdc.bench.cases.SilverApplyCase.Pipeline;
 import io.mssqlcdc.bench.cases.SilverApplyCase.Timed;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -61,17 +59,8 @@ public final class HistoryApplyCase implements BenchCase {
 
   @Override
   public List<Figure> run(BenchContext ctx) throws Exception {
-    SparkSession spark = ctx.spark();
     SilverWorkload w = new SilverWorkload(ctx.config().silverChanges(), ctx.config().silverBatch());
-    Path cached = Fixtures.ensure(ctx.config().data().toAbsolutePath().resolve("silver-" + w.changes()).resolve("fake"),
-        w.descriptor(), () -> w.write(ctx.config().data().toAbsolutePath().resolve("silver-" + w.changes())
-            .resolve("fake")));
-    Pipeline p = new Pipeline(ctx, w, SilverApplyCase.copy(cached, ctx.scratch("history-fake")));
-    p.stream();
-    long bronzeRows = p.added().count();
-    if (bronzeRows != w.changeRows()) {
-      throw new IllegalStateException("bronze holds " + bronzeRows + " rows, the workload wrote " + w.changeRows());
-    }
+    Pipeline p = SilverApplyCase.streamed(ctx, w, "case history", "history-fake");
     List<Figure> out = new ArrayList<>();
     String[] last = new String[2];
     out.add(full(ctx, p, w, last));

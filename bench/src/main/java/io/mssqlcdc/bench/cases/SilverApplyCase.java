@@ -84,25 +84,32 @@ public final class SilverApplyCase implements BenchCase {
 
   @Override
   public List<Figure> run(BenchContext ctx) throws Exception {
-    SparkSession spark = ctx.spark();
     SilverWorkload w = new SilverWorkload(ctx.config().silverChanges(), ctx.config().silverBatch());
-    Path cached = Fixtures.ensure(ctx.config().data().toAbsolutePath().resolve("silver-" + w.changes()).resolve("fake"),
-        w.descriptor(), () -> w.write(ctx.config().data().toAbsolutePath().resolve("silver-" + w.changes())
-            .resolve("fake")));
-    Pipeline p = new Pipeline(ctx, w, copy(cached, ctx.scratch("silver-fake")));
-    long t0 = System.nanoTime();
-    p.stream();
-    long bronzeRows = p.added().count();
-    Log.info("case 4 silver: bronze holds %,d change rows over %,d keys (real path: fake -> stream -> bronze, %.1f s)",
-        bronzeRows, w.keys(), (System.nanoTime() - t0) / 1e9);
-    if (bronzeRows != w.changeRows()) {
-      throw new IllegalStateException("bronze holds " + bronzeRows + " rows, the workload wrote " + w.changeRows());
-    }
+    Pipeline p = streamed(ctx, w, "case 4 silver", "silver-fake");
     List<Figure> out = new ArrayList<>();
     Full full = full(ctx, p, w);
     out.addAll(full.figures());
     out.addAll(incremental(ctx, p, w, full));
     return out;
+  }
+
+  /**
+   * The workload's fake database (written once under the data directory, copied to {@code scratch}) streamed into a
+   * new bronze by the real path, untimed; checks bronze holds every change row.
+   */
+  static Pipeline streamed(BenchContext ctx, SilverWorkload w, String caseName, String scratch) throws Exception {
+    Path data = ctx.config().data().toAbsolutePath().resolve("silver-" + w.changes()).resolve("fake");
+    Path cached = Fixtures.ensure(data, w.descriptor(), () -> w.write(data));
+    Pipeline p = new Pipeline(ctx, w, copy(cached, ctx.scratch(scratch)));
+    long t0 = System.nanoTime();
+    p.stream();
+    long bronzeRows = p.added().count();
+    Log.info("%s: bronze holds %,d change rows over %,d keys (real path: fake -> stream -> bronze, %.1f s)", caseName,
+        bronzeRows, w.keys(), (System.nanoTime() - t0) / 1e9);
+    if (bronzeRows != w.changeRows()) {
+      throw new IllegalStateException("bronze holds " + bronzeRows + " rows, the workload wrote " + w.changeRows());
+    }
+    return p;
   }
 
   /** The last full silvers of each side (the incremental figure starts from them). */
