@@ -13,7 +13,6 @@ from typing import Optional, Sequence
 from pyspark.sql import SparkSession
 
 from mssql_cdc import _gateway
-from mssql_cdc.errors import CdcError
 from mssql_cdc.silver import ApplyChangesBuilder, ApplyResult
 
 _APPLY_HISTORY = "io.mssqlcdc.silver.ApplyHistory"
@@ -37,21 +36,7 @@ class ApplyHistoryBuilder(ApplyChangesBuilder):
     def run(self) -> ApplyResult:
         """Checks every argument, then applies what bronze holds beyond the history's position: each key's
         versions opened and closed (docs/HISTORY.md). Run one call per history table at a time."""
-        if self._rec is not None:
-            st = self._rec.settings
-            table = st.get("captureInstance") or self._rec.table()
-            if table is None:
-                raise CdcError(None, "captureInstance is required over Spark Connect: it names the catalog table "
-                               "bronze holds (.captureInstance(\"dbo_orders\") or the captureInstance option).", None)
-            row = self._call("apply_history", {
-                "table": table, "bronze": st.get("bronze"), "history": st.get("target"),
-                "controlTable": st.get("controlTable"), "factsTable": st.get("factsTable"), "keys": st.get("keys"),
-                "granularity": st.get("granularity"), "storeDeletes": st.get("storeDeletes"),
-                "trackHistoryColumns": st.get("trackHistoryColumns"), "exceptColumns": st.get("exceptColumns"),
-                "options": self._rec.reader_options()})[0]
-            return ApplyResult._of_row(row)
-        with _gateway.translated(self._spark):
-            return ApplyResult(self._j.run())
+        return self._run("apply_history", "history", ("storeDeletes", "trackHistoryColumns", "exceptColumns"))
 
 
 class ApplyHistory:

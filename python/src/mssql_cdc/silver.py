@@ -132,17 +132,23 @@ class ApplyChangesBuilder(_gateway.JvmBuilder):
     def run(self) -> ApplyResult:
         """Checks every argument, then applies what bronze holds beyond silver's position (one MERGE of
         the latest image per key). Run one call per silver table at a time."""
+        return self._run("apply_changes", "silver")
+
+    def _run(self, procedure: str, target: str, extra: Sequence[str] = ()) -> ApplyResult:
+        """The call: the JVM builder's ``run()``, or over Spark Connect the catalog's ``procedure`` with the
+        shared arguments (the target's named ``target``) and the settings named in ``extra``."""
         if self._rec is not None:
             st = self._rec.settings
             table = st.get("captureInstance") or self._rec.table()
             if table is None:
                 raise CdcError(None, "captureInstance is required over Spark Connect: it names the catalog table "
                                "bronze holds (.captureInstance(\"dbo_orders\") or the captureInstance option).", None)
-            row = self._call("apply_changes", {
-                "table": table, "bronze": st.get("bronze"), "silver": st.get("target"),
-                "controlTable": st.get("controlTable"), "factsTable": st.get("factsTable"), "keys": st.get("keys"),
-                "granularity": st.get("granularity"), "options": self._rec.reader_options()})[0]
-            return ApplyResult._of_row(row)
+            args = {"table": table, "bronze": st.get("bronze"), target: st.get("target"),
+                    "controlTable": st.get("controlTable"), "factsTable": st.get("factsTable"), "keys": st.get("keys"),
+                    "granularity": st.get("granularity")}
+            args.update({k: st.get(k) for k in extra})
+            args["options"] = self._rec.reader_options()
+            return ApplyResult._of_row(self._call(procedure, args)[0])
         with _gateway.translated(self._spark):
             return ApplyResult(self._j.run())
 

@@ -1,10 +1,6 @@
 package io.mssqlcdc.silver;
 
-import io.mssqlcdc.finalization.Finalization;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.spark.sql.SparkSession;
 
@@ -85,77 +81,16 @@ public final class ApplyChanges {
   }
 
   /** Collects the arguments of one call; {@link #run()} checks them all before reading anything. */
-  public static final class Builder {
-    private final SparkSession spark;
-    private String bronze;
-    private String target;
-    private String captureInstance;
-    private List<String> keys;
-    private String controlTable;
-    private String factsTable;
-    private final Map<String, String> options = new LinkedHashMap<>();
-    private String granularity = Finalization.DEFAULT_GRANULARITY;
+  public static final class Builder extends SilverCallBuilder<Builder> {
     private Consumer<Step> steps = s -> { };
     private boolean pruneByKeys = true;
 
     private Builder(SparkSession spark) {
-      this.spark = spark;
+      super(spark);
     }
 
-    /** The bronze table, named exactly as the stream's target. Required. */
-    public Builder bronze(String nameOrPath) {
-      this.bronze = nameOrPath;
-      return this;
-    }
-
-    /** The silver table. Required. */
-    public Builder target(String nameOrPath) {
-      this.target = nameOrPath;
-      return this;
-    }
-
-    /** The stream's capture instance; default the options' {@code captureInstance}. */
-    public Builder captureInstance(String captureInstance) {
-      this.captureInstance = captureInstance;
-      return this;
-    }
-
-    /** The key columns; default the capture instance's unique index (read through the options). */
-    public Builder keys(List<String> keyColumns) {
-      this.keys = keyColumns == null ? null : new ArrayList<>(keyColumns);
-      return this;
-    }
-
-    /** The control table (silver's position and verdict; bronze's verdict). Required. */
-    public Builder controlTable(String nameOrPath) {
-      this.controlTable = nameOrPath;
-      return this;
-    }
-
-    /** The stream's facts table; without it the verdict is not advanced. */
-    public Builder factsTable(String nameOrPath) {
-      this.factsTable = nameOrPath;
-      return this;
-    }
-
-    /** One of the stream's reader options (names any case). */
-    public Builder option(String key, String value) {
-      options.keySet().removeIf(k -> k.equalsIgnoreCase(key));
-      options.put(key, value);
-      return this;
-    }
-
-    /** The stream's reader options, as {@link #option} one by one. */
-    public Builder options(Map<String, String> readerOptions) {
-      if (readerOptions != null) {
-        readerOptions.forEach(this::option);
-      }
-      return this;
-    }
-
-    /** {@code minute}, {@code hour} (default) or {@code day}. */
-    public Builder granularity(String granularity) {
-      this.granularity = granularity;
+    @Override
+    Builder self() {
       return this;
     }
 
@@ -178,8 +113,7 @@ public final class ApplyChanges {
      *     captured columns, or bronze rows of another table's capture instance
      */
     public ApplyResult run() {
-      CallArguments a = CallArguments.check(spark, "silver", bronze, target, controlTable, factsTable,
-          captureInstance, keys, options, granularity);
+      CallArguments a = checked("silver");
       return new ApplyRun(spark, a.bronze(), a.target(), a.control(), a.facts(), a.captureInstance(), a.keys(),
           a.reader(), a.granularity(), steps, pruneByKeys).run();
     }

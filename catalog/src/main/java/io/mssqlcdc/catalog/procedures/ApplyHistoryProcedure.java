@@ -1,7 +1,6 @@
 package io.mssqlcdc.catalog.procedures;
 
 import io.mssqlcdc.silver.ApplyHistory;
-import io.mssqlcdc.silver.ApplyResult;
 import java.util.List;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
@@ -28,20 +27,9 @@ final class ApplyHistoryProcedure extends CdcProcedure {
 
   @Override
   List<Param> params() {
-    return List.of(
-        Param.table("the table bronze holds (its capture instance and the reader options for the keys)."),
-        Param.required("bronze", DataTypes.StringType, "The bronze table, named exactly as `start_stream`'s `bronze`."),
-        Param.required("history", DataTypes.StringType,
-            "The history table (the builder's `target`), created on the first call."),
-        Param.required("controlTable", DataTypes.StringType,
-            "The control table: the history's position and verdict are kept there; created when missing."),
-        Param.optional("factsTable", DataTypes.StringType, "NULL", "none",
-            "The stream's facts table: its snapshots (a re-snapshot closes versions with `__gap`); without it the"
-                + " verdict is never advanced."),
-        Param.optional("keys", Param.STRING_LIST, "NULL", "the capture instance's unique index",
-            "The key columns: `array('order_id')`."),
-        Param.optional("granularity", DataTypes.StringType, "'hour'", "`'hour'`",
-            "`minute`, `hour` or `day`: the period the history's `finalized_until` counts in."),
+    return SilverCallParams.params("history", "The history table (the builder's `target`), created on the first call.",
+        "the history's", "The stream's facts table: its snapshots (a re-snapshot closes versions with `__gap`);"
+            + " without it the verdict is never advanced.", List.of(
         Param.optional("storeDeletes", DataTypes.BooleanType, "false", "`false`",
             "Whether a delete also writes a tombstone version (`__is_deleted` true); else it only closes the key's"
                 + " version."),
@@ -50,8 +38,7 @@ final class ApplyHistoryProcedure extends CdcProcedure {
                 + " version in place. Not with `exceptColumns`."),
         Param.optional("exceptColumns", Param.STRING_LIST, "NULL", "none",
             "The columns whose changes do not open a new version (every other does). Not with"
-                + " `trackHistoryColumns`."),
-        Param.options());
+                + " `trackHistoryColumns`.")));
   }
 
   @Override
@@ -67,25 +54,14 @@ final class ApplyHistoryProcedure extends CdcProcedure {
 
   @Override
   List<Object[]> run(SparkSession spark, Args a) {
-    CatalogContext.ResolvedTable t = context.table(a.string("table"));
-    ApplyHistory.Builder b = ApplyHistory.builder(spark).bronze(a.string("bronze")).target(a.string("history"))
-        .captureInstance(t.captureInstance()).controlTable(a.string("controlTable"))
-        .options(context.options(t, a.map("options"))).granularity(a.string("granularity"))
+    ApplyHistory.Builder b = SilverCallParams.apply(ApplyHistory.builder(spark), context, a, "history")
         .storeDeletes(Boolean.TRUE.equals(a.bool("storeDeletes")));
-    if (a.string("factsTable") != null) {
-      b.factsTable(a.string("factsTable"));
-    }
-    if (a.strings("keys") != null) {
-      b.keys(a.strings("keys"));
-    }
     if (a.strings("trackHistoryColumns") != null) {
       b.trackHistoryColumns(a.strings("trackHistoryColumns"));
     }
     if (a.strings("exceptColumns") != null) {
       b.exceptColumns(a.strings("exceptColumns"));
     }
-    ApplyResult r = b.run();
-    return List.<Object[]>of(new Object[] {r.rebuilt(), r.appliedLsn().orElse(null),
-        r.finalizedUntil().orElse(null), r.bronzeFound()});
+    return SilverCallParams.result(b.run());
   }
 }
