@@ -72,7 +72,7 @@ public final class ApplyChanges {
   enum Step {
     /** The control table was read; bronze not yet. */
     CONTROL_READ,
-    /** A first call read its empty target, before its insert-only MERGE ({@code FirstMerge}); other calls skip it. */
+    /** A first call read whether its target is empty, before its MERGE ({@code FirstMerge}); other calls skip it. */
     EMPTY_CHECKED,
     /** The MERGE committed; the position is not recorded yet. */
     MERGED,
