@@ -432,7 +432,7 @@ public final class CdcStream {
           setStart(streamOptions, state.snapshotLsn().hex());
         } else if (bootstrap) {
           TakenSnapshot s = new Bootstrap(spark, p.ids(), p.target(), p.facts(), withoutStreamStart(p.options()), ci,
-              client, snapshotMode.equals(ModeLock.CHUNKED)).run();
+              client, snapshotMode.equals(ModeLock.CHUNKED), dir.hasOffsets(0)).run();
           setStart(streamOptions, s.lsn().hex());
         }
       }
@@ -519,7 +519,8 @@ public final class CdcStream {
 
   /** Bootstrap (reference-behaviour §12.6, with §33's corrections). */
   private record Bootstrap(SparkSession spark, AppIds ids, TableRef target, TableRef facts,
-      Map<String, String> readerOptions, String captureInstance, CdcClient client, boolean chunked) {
+      Map<String, String> readerOptions, String captureInstance, CdcClient client, boolean chunked,
+      boolean resuming) {
 
     TakenSnapshot run() {
       Optional<TakenSnapshot> existing = Snapshots.last(spark, target,
@@ -566,6 +567,11 @@ public final class CdcStream {
      * of the table's instances (a facts row names no instance; an instance that took the stamp was live then, and
      * every instance live since is in the list). An empty bootstrap of an instance dropped before them is stale: the
      * table may have changed while no instance captured it. Of several, the latest, as {@link Snapshots#last} takes.
+     *
+     * <p>Unless the stream resumes: when generation 0's checkpoint already has offsets, Spark continues from them
+     * and ignores the starting LSN, so the event it started from is this one whatever instances exist now (the
+     * source's own retention check guards what lies between). Issue 29's crash suite, seed 7177: the stream read
+     * past a newer instance's start, the older instance was dropped, and the next start took a second bootstrap.
      */
     private Optional<TakenSnapshot> emptyBootstrap() {
       if (facts == null || !io.mssqlcdc.sink.tables.DeltaTables.exists(spark, facts)) {
@@ -582,7 +588,7 @@ public final class CdcStream {
       io.mssqlcdc.lsn.Lsn bestLsn = null;
       for (Row r : rows) {
         io.mssqlcdc.lsn.Lsn lsn = io.mssqlcdc.lsn.Lsn.parse(r.getString(0));
-        if (lineageStart.isPresent() && lsn.compareTo(lineageStart.get()) < 0) {
+        if (!resuming && lineageStart.isPresent() && lsn.compareTo(lineageStart.get()) < 0) {
           LOG.info("{}: the empty bootstrap at {} is older than the capture instances of {} (from {}): not reused",
               target, lsn, captureInstance, lineageStart.get());
           continue;

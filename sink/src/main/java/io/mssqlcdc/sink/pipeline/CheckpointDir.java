@@ -130,6 +130,11 @@ public final class CheckpointDir {
     return exists(new Path(generation(n) + "/metadata"));
   }
 
+  /** Whether Spark planned a batch in generation {@code n}'s checkpoint (an {@code offsets/} file): a start resumes. */
+  public boolean hasOffsets(int n) {
+    return highestNumeric(new Path(generation(n) + "/offsets")).isPresent();
+  }
+
   /** The id of the last batch Spark committed in generation {@code n}'s checkpoint; empty when none. */
   public OptionalLong lastCommittedBatch(int n) {
     return highestNumeric(new Path(generation(n) + "/commits"));

@@ -135,6 +135,33 @@ class CdcStreamTest {
   }
 
   /**
+   * Issue 29's crash suite, seed 7177: an empty bootstrap's event is older than a capture instance enabled later;
+   * the stream reads past that instance's start, the older instance is dropped, and the next start on the same
+   * checkpoint must not take the bootstrap again (Spark resumes from its offsets whatever bootstrap finds). A new
+   * checkpoint would: {@link #anEmptyBootstrapOfADroppedCaptureInstanceIsNotTakenForTheCurrentOne}.
+   */
+  @Test
+  void aResumingStreamKeepsItsEmptyBootstrapAfterTheOlderInstanceIsDropped() throws Exception {
+    insert(1, "new");
+    db.commit(tx -> tx.delete("orders", key(1)));
+    await(builder().bootstrap(true).toDelta());
+    String stamp = facts().where("event = 'bootstrap'").first().getAs("max_lsn");
+    db.enableCdc("dbo", "orders", "dbo_orders_v2");
+    insert(2, "new");
+    await(builder().bootstrap(true).toDelta());
+    db.disableCdc("dbo_orders");
+    insert(3, "new");
+
+    await(builder().bootstrap(true).toDelta());
+    assertThat(bronzeRows().where("_operation = 0").count()).as("snapshot rows in bronze").isEqualTo(0);
+    assertThat(facts().where("event = 'snapshot_open'").count()).isEqualTo(1);
+    assertThat(facts().where("event = 'bootstrap'").collectAsList()).singleElement()
+        .satisfies(r -> assertThat((String) r.getAs("max_lsn")).isEqualTo(stamp));
+    assertThat(bronzeRows().where("_operation = 2").count()).isEqualTo(2);
+    assertThat(BronzeImages.latest(spark, bronze, "order_id", List.of("status"))).isEqualTo(table());
+  }
+
+  /**
    * The empty bootstrap's event is found only within the capture instance lineage the stream reads, as a snapshot in
    * bronze is (its rows are matched by capture instance): an empty bootstrap taken on an instance since dropped is
    * not the current one. Before the fix a new checkpoint on the table's new instance started at that stale stamp,
