@@ -86,6 +86,12 @@ final class CrashCase {
   final int switchRound;
   /** Whether the older capture instance is dropped at the start of the round after the switch. */
   final boolean dropOld;
+  /**
+   * Whether the switch is made while the round's query runs (half of the switches, not in kill cases): the query has
+   * read the round's first transactions, then the column is added, the newer instance enabled and more committed;
+   * the query must stop at the newer instance's start and ask for a restart, which the case does.
+   */
+  final boolean switchWhileRunning;
   /** The note draws the switch hands to the history. */
   private final Random noteDraw;
   /** The case's draws; a kill case carries on with the child's (saved with its {@link Progress}). */
@@ -155,6 +161,8 @@ final class CrashCase {
     this.switchRound = drawSwitch ? drawnSwitchRound : -1;
     this.dropOld = switchDraw.nextBoolean();
     this.noteDraw = new Random(switchDraw.nextLong());
+    boolean running = switchDraw.nextBoolean();
+    this.switchWhileRunning = switchRound >= 0 && running && this.kind != Kind.KILL;
   }
 
   /** One line naming the case, for reports. */
@@ -164,7 +172,7 @@ final class CrashCase {
         + (chunked ? ", chunked bootstrap (" + chunkRows + " rows a chunk)" : "")
         + (largeRound < 0 ? "" : ", a transaction of " + largeStatements + " statements in round " + largeRound)
         + (switchRound < 0 ? "" : ", a column added and the capture instance switched in round " + switchRound
-            + (dropOld ? ", the older dropped after it" : ""));
+            + (switchWhileRunning ? " while the query ran" : "") + (dropOld ? ", the older dropped after it" : ""));
   }
 
   /** The command that runs this case alone. */
@@ -296,7 +304,7 @@ final class CrashCase {
       if (resumed) {
         perBatch = resume.perBatch(); // the round's history was made before the kill
       } else {
-        if (round == switchRound) {
+        if (round == switchRound && !switchWhileRunning) {
           h.switchInstance(noteDraw);
           log.add("note added, capture instance " + History.NEW_INSTANCE + " enabled");
         }
@@ -320,7 +328,14 @@ final class CrashCase {
       if (from <= STREAM) {
         String name = "stream round " + round;
         saveProgress(dir, h, round, STREAM, name, perBatch);
-        step(name, () -> stream(p, perBatch));
+        boolean across = round == switchRound && switchWhileRunning;
+        step(name, () -> {
+          if (across) {
+            streamAcrossSwitch(p, perBatch, h);
+          } else {
+            stream(p, perBatch);
+          }
+        });
         h.streamed();
       }
       if (chunked && from <= BACKFILL) {
@@ -404,6 +419,80 @@ final class CrashCase {
       }
     }
     p.awaitTracking();
+  }
+
+  /**
+   * The switch round of a case that switches while the query runs: a running query reads the round's transactions,
+   * then (unless a run of this step before the crash did) the column is added, the newer instance enabled and 1-4
+   * transactions committed while it runs; it must stop at the newer instance's start asking for a restart (its
+   * schema lacks the column), and the restarted query reads the rest. A query stopped by the crash ends the step
+   * (it is run again).
+   */
+  private void streamAcrossSwitch(Pipeline p, int perBatch, History h) {
+    StreamingQuery q = startRunning(p, perBatch);
+    try {
+      if (!h.switched()) {
+        if (!processAll(q)) {
+          return;
+        }
+        h.switchInstance(noteDraw);
+        h.commit(1 + rnd.nextInt(4));
+        log.add("note added, capture instance " + History.NEW_INSTANCE + " enabled, committed while the query ran");
+      }
+      for (int attempt = 0; ; attempt++) {
+        try {
+          if (!processAll(q)) {
+            return;
+          }
+          break;
+        } catch (org.apache.spark.sql.streaming.StreamingQueryException e) {
+          if (attempt < 2 && schemaChanged(e)) {
+            log.add("the running query stopped at " + History.NEW_INSTANCE + "'s start, asking for a restart");
+            q = startRunning(p, perBatch);
+            continue;
+          }
+          throw new RuntimeException(e.getMessage(), e);
+        }
+      }
+    } catch (org.apache.spark.sql.streaming.StreamingQueryException e) {
+      throw new RuntimeException(e.getMessage(), e);
+    } finally {
+      stopQuietly(q);
+    }
+    p.awaitTracking();
+  }
+
+  private StreamingQuery startRunning(Pipeline p, int perBatch) {
+    current = new CompletableFuture<>();
+    StreamingQuery q = p.startRunning(perBatch, chunked);
+    current.complete(q);
+    return q;
+  }
+
+  /**
+   * {@code processAllAvailable()}: true when the query read everything committed; false when the crash stopped it
+   * (a stop case), an error when it stopped otherwise.
+   */
+  private static boolean processAll(StreamingQuery q) throws org.apache.spark.sql.streaming.StreamingQueryException {
+    q.processAllAvailable();
+    if (q.isActive()) {
+      return true;
+    }
+    if (q.exception().isDefined()) {
+      throw q.exception().get();
+    }
+    if (CrashPoints.fired() == null) {
+      throw new AssertionError("the query " + q.name() + " stopped by itself before reading everything");
+    }
+    return false;
+  }
+
+  private void stopQuietly(StreamingQuery q) {
+    try {
+      q.stop();
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException("the query " + q.name() + " did not stop: " + e.getMessage(), e);
+    }
   }
 
   private static boolean schemaChanged(Throwable t) {

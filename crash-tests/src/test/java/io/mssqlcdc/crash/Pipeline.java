@@ -62,6 +62,15 @@ final class Pipeline {
         .toDelta();
   }
 
+  /**
+   * The stream as a running query (a 200 ms processing-time trigger) that the case drives with
+   * {@code processAllAvailable()} and stops: the capture-instance switch is then made while it runs.
+   */
+  StreamingQuery startRunning(int maxCommitsPerBatch, boolean chunked) {
+    return builder(chunked).trigger(org.apache.spark.sql.streaming.Trigger.ProcessingTime(200))
+        .option("maxCommitsPerBatch", Integer.toString(maxCommitsPerBatch)).attach(tracking).toDelta();
+  }
+
   private CdcStream.Builder builder(boolean chunked) {
     CdcStream.Builder b = CdcStream.builder(SPARK).options(options()).target(bronze).appId("orders")
         .checkpoint(checkpoint).factsTable(facts).trigger("availableNow").bootstrap(true).onDataLoss("resnapshot")
