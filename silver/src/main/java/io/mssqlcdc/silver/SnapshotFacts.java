@@ -10,12 +10,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mssqlcdc.errors.SilverErrors;
 import io.mssqlcdc.sink.facts.FactsColumn;
 import io.mssqlcdc.sink.tables.DeltaTables;
+import io.mssqlcdc.sink.tables.LogTail;
 import io.mssqlcdc.sink.tables.TableRef;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -52,8 +54,47 @@ record SnapshotFacts(String newest, boolean hasSnapshotRows, String openLsn, Lis
   /** No facts table (or none given). */
   static final SnapshotFacts NONE = new SnapshotFacts(null, false, null, null, Map.of());
 
-  /** Reads what {@code facts} says about {@code bronze}. */
+  /**
+   * What {@link #read} found in this JVM, by facts table and bronze, with the facts version taken before that read
+   * (the read may have seen newer commits; checking from the older version covers them). Bounded: the least
+   * recently used entry goes first.
+   */
+  private static final Map<String, Seen> SEEN = java.util.Collections.synchronizedMap(
+      new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Seen> eldest) {
+          return size() > 256;
+        }
+      });
+
+  private record Seen(long version, SnapshotFacts facts) {}
+
+  /**
+   * Reads what {@code facts} says about {@code bronze}. The stream adds a facts row per micro-batch, and snapshot
+   * events are rare: when this JVM read the same facts for the same bronze before, and every facts commit since
+   * only added rows whose {@code event} is NULL (by the files' statistics in Delta's log, read on the driver,
+   * {@link LogTail#onlyNullIn}), the answer is the same and the table is not read (issue 25: a Spark job and the
+   * scan's planning over every facts file, per call). Anything else reads the table.
+   */
   static SnapshotFacts read(SparkSession spark, TableRef facts, String bronze) {
+    Optional<LogTail.Position> at = LogTail.position(spark, facts);
+    String key = at.map(p -> p.table() + "\u0000" + bronze).orElse(null);
+    if (key != null) {
+      Seen before = SEEN.get(key);
+      if (before != null
+          && LogTail.onlyNullIn(spark, facts, before.version(), at.get().version(), FactsColumn.EVENT.column())) {
+        SEEN.put(key, new Seen(at.get().version(), before.facts()));
+        return before.facts();
+      }
+    }
+    SnapshotFacts read = readTable(spark, facts, bronze);
+    if (key != null) {
+      SEEN.put(key, new Seen(at.get().version(), read));
+    }
+    return read;
+  }
+
+  private static SnapshotFacts readTable(SparkSession spark, TableRef facts, String bronze) {
     Dataset<Row> every = DeltaTables.read(spark, facts);
     List<String> columns = Arrays.asList(every.columns());
     if (!columns.contains(FactsColumn.EVENT.column())) {

@@ -1,0 +1,115 @@
+package io.mssqlcdc.sink.tables;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.Optional;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.delta.actions.Action;
+import org.apache.spark.sql.delta.actions.AddFile;
+import org.apache.spark.sql.delta.actions.CommitInfo;
+import org.apache.spark.sql.delta.actions.RemoveFile;
+import org.apache.spark.sql.delta.actions.SetTransaction;
+import scala.Tuple2;
+import scala.collection.Iterator;
+
+/**
+ * What a Delta table's commits after a version did, read from its log's commit files on the driver
+ * (no Spark job): for a reader that caches what it found at one version and wants to know whether
+ * a newer version can change it. Delta's internal API, like {@link LogVersion}: when the log is not
+ * reachable as this build knows it, the answer is "cannot tell" and the caller reads the table.
+ */
+public final class LogTail {
+  /** Past this many commits the caller's own read is cheaper than reading each commit file. */
+  static final long MAX_COMMITS = 500;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private LogTail() {}
+
+  /** A table's newest version, and what names the table across sessions: its location and Delta's table id. */
+  public record Position(String table, long version) {}
+
+  /** The newest version of {@code ref} from its log; empty when the log is not reachable that way. */
+  public static Optional<Position> position(SparkSession spark, TableRef ref) {
+    try {
+      Optional<LogVersion.Log> log = LogVersion.log(spark, ref);
+      if (log.isEmpty()) {
+        return Optional.empty();
+      }
+      return Optional.of(log.get().position());
+    } catch (Exception | LinkageError e) {
+      LogVersion.unavailable(ref, e);
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Whether every commit of {@code ref} after version {@code from} up to {@code to} only added rows in
+   * which {@code column} is NULL, by the added files' statistics (their {@code nullCount} equal to
+   * their {@code numRecords}), and removed none (a remove that is not a data change, a compaction's,
+   * is allowed: its rows come back in an added file, which is checked). A change of the table's
+   * metadata or protocol, a file without statistics for the column (statistics off, column mapping,
+   * the column past the indexed ones), more than {@value #MAX_COMMITS} commits, a version gone from
+   * the log, or a log this build cannot read: false. True when {@code to == from}.
+   */
+  public static boolean onlyNullIn(SparkSession spark, TableRef ref, long from, long to, String column) {
+    if (to == from) {
+      return true;
+    }
+    if (to < from || to - from > MAX_COMMITS) {
+      return false;
+    }
+    try {
+      Optional<LogVersion.Log> log = LogVersion.log(spark, ref);
+      if (log.isEmpty()) {
+        return false;
+      }
+      Iterator<Tuple2<Object, scala.collection.immutable.Seq<Action>>> commits =
+          log.get().log().getChanges(from + 1, to, log.get().table(), true);
+      long expected = from + 1;
+      while (commits.hasNext()) {
+        Tuple2<Object, scala.collection.immutable.Seq<Action>> c = commits.next();
+        long version = (Long) c._1();
+        if (version != expected) {
+          return false;
+        }
+        expected++;
+        Iterator<Action> actions = c._2().iterator();
+        while (actions.hasNext()) {
+          if (!nullIn(actions.next(), column)) {
+            return false;
+          }
+        }
+      }
+      return expected == to + 1;
+    } catch (Exception | LinkageError e) {
+      LogVersion.unavailable(ref, e);
+      return false;
+    }
+  }
+
+  private static boolean nullIn(Action a, String column) {
+    if (a instanceof AddFile add) {
+      return allNull(add.stats(), column);
+    }
+    if (a instanceof RemoveFile remove) {
+      return !remove.dataChange();
+    }
+    return a instanceof CommitInfo || a instanceof SetTransaction;
+  }
+
+  /** Whether a file's statistics say {@code column} is NULL in each of its rows. */
+  static boolean allNull(String stats, String column) {
+    if (stats == null || stats.isEmpty()) {
+      return false;
+    }
+    try {
+      JsonNode s = JSON.readTree(stats);
+      JsonNode records = s.get("numRecords");
+      JsonNode nulls = s.path("nullCount").get(column);
+      return records != null && records.canConvertToLong() && nulls != null && nulls.canConvertToLong()
+          && nulls.asLong() == records.asLong();
+    } catch (Exception e) {
+      return false;
+    }
+  }
+}
