@@ -147,7 +147,7 @@ final class Checks {
         throw new AssertionError("generation " + g + "'s snapshot at " + s.hex() + " is not after the purged changes,"
             + " which follow " + purges.get(g - 1).hex());
       }
-      if (chunked && g == 0) {
+      if (chunked) {
         chunkedSnapshot(s, snapshots.getOrDefault(s, Map.of()));
       } else {
         Map<String, Integer> expectedSnapshot = new TreeMap<>();
@@ -197,8 +197,10 @@ final class Checks {
           + "; rows no commit at or after S had " + wrong);
     }
     Map<Integer, Long> bronzeChunks = new TreeMap<>();
-    for (Row r : Pipeline.SPARK.read().format("delta").load(p.bronze).where("_operation = 0").groupBy("_chunk").count()
-        .collectAsList()) {
+    for (Row r : Pipeline.SPARK.read().format("delta").load(p.bronze).where("_operation = 0")
+        .groupBy("_snapshot", "_chunk").count().collectAsList().stream()
+        .filter(r -> Lsn.parse(r.getString(0)).equals(s)).map(r -> org.apache.spark.sql.RowFactory.create(
+            r.isNullAt(1) ? null : r.getInt(1), r.getLong(2))).toList()) {
       if (r.isNullAt(0)) {
         throw new AssertionError("the chunked snapshot holds " + r.getLong(1) + " rows without a chunk");
       }
@@ -207,15 +209,25 @@ final class Checks {
     Map<Integer, Long> factsChunks = new TreeMap<>();
     List<Integer> doubled = new ArrayList<>();
     for (Row r : Pipeline.SPARK.read().format("delta").load(p.facts).where("event = 'snapshot_chunk'").collectAsList()) {
-      int chunk = io.mssqlcdc.sink.chunked.PyJson.parse(r.getAs("detail")).path("chunk").asInt();
+      com.fasterxml.jackson.databind.JsonNode detail = io.mssqlcdc.sink.chunked.PyJson.parse(r.getAs("detail"));
+      if (!detail.path("snapshot").isTextual() || !Lsn.parse(detail.path("snapshot").asText()).equals(s)) {
+        continue;
+      }
+      int chunk = detail.path("chunk").asInt();
       if (factsChunks.put(chunk, r.getAs("rows")) != null) {
         doubled.add(chunk);
       }
     }
     List<Row> plans = Pipeline.SPARK.read().format("delta").load(p.facts).where("event = 'snapshot_plan'")
-        .collectAsList();
+        .collectAsList().stream()
+        .filter(r -> {
+          com.fasterxml.jackson.databind.JsonNode d = io.mssqlcdc.sink.chunked.PyJson.parse(r.<String>getAs("detail"));
+          return d.path("snapshot").isTextual() && Lsn.parse(d.path("snapshot").asText()).equals(s);
+        })
+        .toList();
     if (plans.size() != 1) {
-      throw new AssertionError("facts hold " + plans.size() + " snapshot_plan rows, not one");
+      throw new AssertionError("facts hold " + plans.size() + " snapshot_plan rows of the snapshot at " + s.hex()
+          + ", not one");
     }
     int planned = io.mssqlcdc.sink.chunked.PyJson.parse(plans.get(0).<String>getAs("detail")).path("chunks").size();
     if (!doubled.isEmpty() || factsChunks.size() != planned) {

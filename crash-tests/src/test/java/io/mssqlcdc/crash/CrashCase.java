@@ -53,6 +53,13 @@ final class CrashCase {
   static final List<CrashPoint> FULL_SNAPSHOT_POINTS = List.of(CrashPoint.SNAPSHOT_AFTER_STAMP,
       CrashPoint.SNAPSHOT_AFTER_APPEND, CrashPoint.RESNAPSHOT_AFTER_RECOVERING, CrashPoint.RESNAPSHOT_BEFORE_SWITCH,
       CrashPoint.HISTORY_AFTER_MERGE, CrashPoint.HISTORY_AFTER_POSITION);
+  /**
+   * The points of a chunked re-snapshot, drawn by a third of the chunked cases that purge: the recovery begun, and
+   * the re-snapshot's open row written before the state file switches generation (a full re-snapshot's
+   * {@code resnapshot.beforeGenerationSwitch} is not on the chunked path).
+   */
+  static final List<CrashPoint> CHUNKED_RESNAPSHOT_POINTS = List.of(CrashPoint.RESNAPSHOT_AFTER_RECOVERING,
+      CrashPoint.CHUNKED_AFTER_OPEN);
   /** Points on a query's own thread, where a stop can interrupt the batch. */
   static final List<CrashPoint> STOPPABLE = List.of(CrashPoint.SINK_BEFORE_BRONZE, CrashPoint.SINK_AFTER_BRONZE,
       CrashPoint.SINK_AFTER_FACTS);
@@ -66,7 +73,8 @@ final class CrashCase {
   final int purgeRound;
   /**
    * Whether the bootstrap is a chunked snapshot completed by backfill waves (a chunked point given, or drawn for 1
-   * seed in 4 from a draw of its own, the other draws unchanged); such a case purges nothing.
+   * seed in 4 from a draw of its own, the other draws unchanged); such a case purges only in the long mode (half of
+   * them, round 2 or later), and its re-snapshot is chunked too.
    */
   final boolean chunked;
   /** A chunked case's chunk size (1-3 rows: several chunks and waves of a small table). */
@@ -122,13 +130,24 @@ final class CrashCase {
     Random draw = new Random(seed ^ 0x5DEECE66DL);
     Random chunkDraw = new Random(seed * 7919 + 17);
     boolean drawChunked = chunkDraw.nextInt(4) == 0;
+    // A chunked case purges in half of the long mode's cases (a draw of its own), in round 2 or later: round 1's
+    // backfill completes the bootstrap first, and the re-snapshot is chunked too, completed by that round's backfill.
+    Random chunkPurgeDraw = new Random(seed * 0x61C8864680B583EBL + 11);
+    boolean chunkedPurge = rounds >= 3 && chunkPurgeDraw.nextBoolean();
+    int chunkedPurgeRound = rounds >= 3 ? 2 + chunkPurgeDraw.nextInt(rounds - 2) : -1;
+    // A third of those crash in the chunked re-snapshot: its recovery begun, or its open (the second open).
+    CrashPoint resnapshotDrawn = chunkedPurge && chunkPurgeDraw.nextInt(3) == 0
+        ? CHUNKED_RESNAPSHOT_POINTS.get(chunkPurgeDraw.nextInt(CHUNKED_RESNAPSHOT_POINTS.size())) : null;
     CrashPoint drawn = POINTS.get(draw.nextInt(POINTS.size()));
-    this.chunked = point != null ? CHUNKED_POINTS.contains(point) : drawChunked;
+    // (a replay names a chunked re-snapshot's point: a seed that draws one is chunked again)
+    this.chunked = point != null ? CHUNKED_POINTS.contains(point)
+        || (drawChunked && chunkedPurge && CHUNKED_RESNAPSHOT_POINTS.contains(point)) : drawChunked;
     this.chunkRows = 1 + chunkDraw.nextInt(3);
     CrashPoint chunkedDrawn = CHUNKED_POINTS.get(chunkDraw.nextInt(CHUNKED_POINTS.size()));
-    // a chunked case takes no full snapshot and purges nothing: the points of those are not drawn for it
+    // a chunked case takes no full snapshot: those points are not drawn for it (its re-snapshot's are, above)
     boolean fullOnly = FULL_SNAPSHOT_POINTS.contains(drawn);
-    this.point = point != null ? point : chunked && (fullOnly || chunkDraw.nextBoolean()) ? chunkedDrawn : drawn;
+    this.point = point != null ? point : chunked && resnapshotDrawn != null ? resnapshotDrawn
+        : chunked && (fullOnly || chunkDraw.nextBoolean()) ? chunkedDrawn : drawn;
     Kind k = kind != null ? kind : draw.nextInt(3) == 0 ? Kind.STOP : Kind.EXCEPTION;
     // a kill (any point), for 1 seed in 6 from a draw of its own: the other draws of a seed stay as they were
     if (kind == null && new Random(seed * 31 + 7).nextInt(6) == 0) {
@@ -138,7 +157,9 @@ final class CrashCase {
     int drawnNth = switch (this.point) {
       // bootstrap's snapshot; the re-snapshot's, if the case purges, is their second hit
       case SNAPSHOT_AFTER_STAMP, SNAPSHOT_AFTER_APPEND -> 1;
-      case RESNAPSHOT_AFTER_RECOVERING, RESNAPSHOT_BEFORE_SWITCH, CHUNKED_AFTER_OPEN -> 1;
+      case RESNAPSHOT_AFTER_RECOVERING, RESNAPSHOT_BEFORE_SWITCH -> 1;
+      // the bootstrap's open; a chunked re-snapshot's is the second
+      case CHUNKED_AFTER_OPEN -> chunked && resnapshotDrawn == CrashPoint.CHUNKED_AFTER_OPEN ? 2 : 1;
       // round 0's one wave (a small table may need no second)
       case BACKFILL_AFTER_READ, BACKFILL_AFTER_APPEND -> 1;
       case SILVER_AFTER_CONTROL_READ, SILVER_AFTER_MERGE, SILVER_AFTER_POSITION, SINK_FACTS_COMMIT, HISTORY_AFTER_MERGE,
@@ -150,7 +171,7 @@ final class CrashCase {
     boolean resnapshotPoint = this.point == CrashPoint.RESNAPSHOT_AFTER_RECOVERING
         || this.point == CrashPoint.RESNAPSHOT_BEFORE_SWITCH;
     int purge = resnapshotPoint || draw.nextInt(3) == 0 ? 1 + draw.nextInt(rounds - 1) : -1;
-    this.purgeRound = chunked ? -1 : purge;
+    this.purgeRound = chunked ? (chunkedPurge ? chunkedPurgeRound : -1) : purge;
     this.rnd = new Random(seed);
     this.largeDraw = new Random(seed * 0x9E3779B97F4A7C15L + 3); // mixed: close seeds give close first draws
     this.largeRound = largeDraw.nextInt(4) == 0 ? largeDraw.nextInt(rounds) : -1;
