@@ -15,6 +15,7 @@ import io.mssqlcdc.finalization.Finalization;
 import io.mssqlcdc.finalization.Granularity;
 import io.mssqlcdc.options.CdcReaderOptions;
 import io.mssqlcdc.sink.tables.DeltaTables;
+import io.mssqlcdc.sink.tables.StateWarmup;
 import io.mssqlcdc.sink.tables.TableRef;
 import java.time.LocalDateTime;
 import java.util.List;
@@ -50,6 +51,8 @@ import org.slf4j.LoggerFactory;
 final class ApplyRun {
   private static final Logger LOG = LoggerFactory.getLogger(ApplyRun.class);
   private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
+  /** How long the position's write waits for the control table's state computed beside the MERGE. */
+  static final long WARMUP_WAIT_SECONDS = 120;
 
   private final SparkSession spark;
   private final TableRef bronze;
@@ -216,6 +219,7 @@ final class ApplyRun {
       ApplyPlan.Outcome outcome = plan.outcome(top, facts != null);
       String pruned = "-";
       Row metrics = null;
+      StateWarmup warmup = StateWarmup.NONE;
       if (outcome.merged()) {
         boolean byKeys = !plan.rebuild() && plan.newChunks().isEmpty();
         List<List<Object>> few = !byKeys || r.keysApplied() > KeyPruning.MAX_POINTS ? null
@@ -223,6 +227,10 @@ final class ApplyRun {
         KeyPruning.Plan prune = !pruneByKeys ? new KeyPruning.None("switched off")
             : KeyPruning.plan(plan.rebuild(), !plan.newChunks().isEmpty(), columns.keys(), few, r.ranges());
         pruned = describe(prune);
+        // The control table's state, which Delta's UPDATE (or MERGE) of the position asks first, computed beside
+        // silver's MERGE (StateWarmup).
+        warmup = outcome.writePosition() ? StateWarmup.start(spark, control, JobLabel.text(silver.text(),
+            "position: the control table's state, ahead")) : StateWarmup.NONE;
         // A first call (no position recorded) into a silver that holds no row yet: insert only (FirstMerge).
         Row m = label("MERGE", () -> FirstMerge.run(spark, silver, !first.silverRow() && plan.rebuild(),
             () -> steps.accept(ApplyChanges.Step.EMPTY_CHECKED), empty -> SilverMerge.merge(spark, silver, r.latest(),
@@ -242,6 +250,7 @@ final class ApplyRun {
       }
       if (outcome.writePosition() || advance != null) {
         ControlRows.Verdict v = advance;
+        warmup.await(WARMUP_WAIT_SECONDS);
         label("position", () -> {
           ControlRows.write(spark, control, silver.text(), outcome.next(), v, first.silverRow());
           return null;

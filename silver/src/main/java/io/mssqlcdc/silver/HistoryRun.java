@@ -14,6 +14,7 @@ import io.mssqlcdc.errors.SilverErrors;
 import io.mssqlcdc.finalization.Finalization;
 import io.mssqlcdc.sink.facts.FactsColumn;
 import io.mssqlcdc.sink.tables.DeltaTables;
+import io.mssqlcdc.sink.tables.StateWarmup;
 import io.mssqlcdc.sink.tables.TableRef;
 import io.mssqlcdc.testing.CrashPoint;
 import io.mssqlcdc.testing.CrashPoints;
@@ -132,7 +133,11 @@ final class HistoryRun {
       EnsuredTables.add(spark, ensured);
     }
     String merged = "no MERGE";
+    StateWarmup warmup = StateWarmup.NONE;
     if (plan.merges(top)) {
+      // The control table's state, which the position's UPDATE asks first, computed beside the MERGE (StateWarmup).
+      warmup = StateWarmup.start(spark, control, "ApplyHistory " + history.text()
+          + ": position: the control table's state, ahead");
       Dataset<Row> mine = read.where(ours).withColumn(CdcColumns.START_LSN, when(op.equalTo(0), snapshotId)
           .otherwise(lsn));
       Dataset<Row> versions = HistoryVersions.compute(mine, DeltaTables.read(spark, history), columns,
@@ -152,6 +157,7 @@ final class HistoryRun {
       verdict = advance.finalizedUntil();
     }
     if (!next.samePosition(position) || advance != null) {
+      warmup.await(ApplyRun.WARMUP_WAIT_SECONDS);
       ControlRows.write(spark, control, history.text(), next, advance, first.silverRow());
     }
     CrashPoints.hit(CrashPoint.HISTORY_AFTER_POSITION);

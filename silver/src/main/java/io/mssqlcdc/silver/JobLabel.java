@@ -18,12 +18,17 @@ final class JobLabel {
   static <T> T of(SparkSession spark, String silver, String step, Supplier<T> work) {
     SparkContext sc = spark.sparkContext();
     String before = sc.getLocalProperty(KEY);
-    sc.setLocalProperty(KEY, "ApplyChanges " + silver + ": " + step);
+    sc.setLocalProperty(KEY, text(silver, step));
     try {
       return work.get();
     } finally {
       sc.setLocalProperty(KEY, before);
     }
+  }
+
+  /** The description of {@code step}'s jobs. */
+  static String text(String silver, String step) {
+    return "ApplyChanges " + silver + ": " + step;
   }
 
   static void run(SparkSession spark, String silver, String step, Runnable work) {

@@ -23,8 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
  *   <li>silver's MERGE (Delta: materializing its source, finding the files to rewrite, writing; the first
  *       call's into an empty silver insert-only, after a read of its emptiness: FirstMerge) and one
  *       commit of the control table for the position and the verdict together: an UPDATE of the row
- *       the call read (Delta: the table's snapshot state, finding the file, rewriting it: 6 jobs), a
- *       MERGE on the first call, which finds no row (10-11 jobs).
+ *       the call read (Delta: the table's snapshot state, finding the file, rewriting it: 6 jobs, of
+ *       which the state's 2 run beside silver's MERGE: StateWarmup), a MERGE on the first call, which finds
+ *       no row (10-11 jobs).
  * </ul>
  * Measured: 30, 9 and 31 on a quiet machine before issue 25; 29, 9 and 27 with the UPDATE (issue 25
  * item 3); 28, 8 and 26 with bronze's version read from the log; 28, 6 and 23 when the facts need no read
@@ -76,6 +77,9 @@ class ApplyChangesJobsTest {
     assertThat(next.jobs()).as("the position of a row read is written by an UPDATE")
         .anyMatch(j -> j.contains(": position: ") && j.contains("UPDATE operation"))
         .noneMatch(j -> j.contains(": position") && j.contains("MERGE operation"));
+    assertThat(next.jobs()).as("the control table's state is computed beside silver's MERGE, not by the UPDATE")
+        .anyMatch(j -> j.contains(": position: the control table's state, ahead: Compute snapshot"))
+        .noneMatch(j -> j.contains(": position: Compute snapshot"));
     assertThat(SilverFixture.rows(silver, "order_id", BY_ID)).isEqualTo(f.table("order_id", BY_ID));
     System.out.printf("ApplyChanges jobs per call: first %d, nothing new %d, batch %d%n", first.count(), idle.count(),
         next.count());
