@@ -1,6 +1,7 @@
 package io.mssqlcdc.bench;
 
 import io.mssqlcdc.bench.cases.BronzeIngestCase;
+import io.mssqlcdc.bench.cases.BronzeRowCostCase;
 import io.mssqlcdc.bench.cases.FakeCostCase;
 import io.mssqlcdc.bench.cases.JdbcReadCase;
 import io.mssqlcdc.bench.cases.LatencyCase;
@@ -27,7 +28,7 @@ public final class BenchMain {
 
   /** The cases, in suite order. */
   public static List<BenchCase> cases() {
-    return List.of(new SourceReadCase(), new SnapshotReadCase(), new BronzeIngestCase(), new SilverApplyCase(),
+    return List.of(new SourceReadCase(), new SnapshotReadCase(), new BronzeIngestCase(), new BronzeRowCostCase(), new SilverApplyCase(),
         new HistoryApplyCase(), new LatencyCase(), new ScalingCase(), new MemoryCase(), new FakeCostCase(),
         new JdbcReadCase());
   }

@@ -61,7 +61,7 @@ class BenchSmokeTest {
   void everyCaseRanAndTheJsonWasWritten() throws Exception {
     assertThat(byCase.values().stream().flatMap(List::stream).filter(f -> f.status().equals("failed")).toList())
         .as("failed cases").isEmpty();
-    assertThat(byCase).containsOnlyKeys("1 source", "2 snapshot", "3 bronze", "4 silver", "history", "5 latency",
+    assertThat(byCase).containsOnlyKeys("1 source", "2 snapshot", "3 bronze", "3.1 bronze rows", "4 silver", "history", "5 latency",
         "6 scaling", "6 memory", "7 fake cost", "11.6 jdbc");
     String text = Files.readString(json);
     assertThat(text).contains("\"caseId\" : \"1 source\"", "\"caseId\" : \"4 silver\"");
@@ -282,6 +282,22 @@ class BenchSmokeTest {
     Figure mem = byCase.get("6 memory").get(0);
     assertThat(mem.checks()).containsEntry("tx-" + config.bigTxRows(), List.of((long) config.bigTxRows()))
         .containsEntry("tx-" + config.smallTxRows(), List.of((long) config.smallTxRows()));
+  }
+
+  @Test
+  void theBronzeRowCostVariantsAppendedEveryRowAndTheObservationCountedThem() {
+    List<Figure> f = byCase.get("3.1 bronze rows");
+    String size = String.format(java.util.Locale.ROOT, "%,d", config.bronzeNarrowRows());
+    assertThat(f).extracting(Figure::name).containsExactly(size + " rows, 5 columns: columns and observation",
+        size + " rows, 5 columns: columns only");
+    Map<String, Object> checks = f.get(0).checks();
+    long rows = (Long) checks.get("rows");
+    assertThat(rows).isEqualTo(config.bronzeNarrowRows());
+    assertThat(checks.get("observedRows")).isEqualTo(Collections.nCopies(config.heavyReps(), rows));
+    assertThat(checks.get("observedUpdates")).isEqualTo(Collections.nCopies(config.heavyReps(), rows / 2));
+    for (String v : List.of("append", "+ bronze columns", "+ bronze columns + observation")) {
+      assertThat(checks.get("tableRows." + v)).as(v).isEqualTo(rows * (Long) checks.get("runs"));
+    }
   }
 
   @Test
