@@ -5,6 +5,7 @@ import io.mssqlcdc.sink.facts.FactsColumn;
 import io.mssqlcdc.sink.facts.FactsReader;
 import io.mssqlcdc.sink.facts.FactsRow;
 import io.mssqlcdc.sink.facts.FactsWriter;
+import io.mssqlcdc.sink.tables.SparkThreads;
 import io.mssqlcdc.sink.tables.TableRef;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -49,9 +50,6 @@ final class FactsCommitter {
   /** The local property the background commit's Spark jobs carry: the last batch whose facts they write. */
   static final String JOB_PROPERTY = "mssql_cdc.facts.batchId";
   /** Local properties of the query's thread a background job must not inherit. */
-  private static final List<String> QUERY_PROPERTIES = List.of("spark.sql.execution.id", "streaming.sql.batchId",
-      "sql.streaming.queryId", "spark.sql.execution.root.id", "callSite.short", "callSite.long");
-
   /** How long the query's stop waits for the rows handed over. */
   static final long STOP_WAIT_SECONDS = 120;
   /** Batches held at most: handing over one more waits for their commit. */
@@ -400,14 +398,8 @@ final class FactsCommitter {
       s = spark;
     }
     SparkContext sc = s.sparkContext();
-    sc.clearJobGroup();
-    sc.clearJobTags();
-    for (String p : QUERY_PROPERTIES) {
-      sc.setLocalProperty(p, null);
-    }
+    SparkThreads.detach(s, "mssql_cdc " + sinkId + ": facts of " + g.text());
     sc.setLocalProperty(JOB_PROPERTY, Long.toString(g.last()));
-    sc.setJobDescription("mssql_cdc " + sinkId + ": facts of " + g.text());
-    SparkSession.setActiveSession(s);
     try {
       r.run();
     } finally {

@@ -3,7 +3,6 @@ package io.mssqlcdc.sink.tables;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.spark.SparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,9 +25,6 @@ public final class StateWarmup {
   private static final Logger LOG = LoggerFactory.getLogger(StateWarmup.class);
   /** A started warm-up that was not needed (nothing was started). */
   public static final StateWarmup NONE = new StateWarmup(CompletableFuture.completedFuture(null));
-  /** Spark's local properties a thread must not inherit from a caller inside a query or an SQL execution. */
-  private static final String[] INHERITED = {"spark.sql.execution.id", "spark.sql.execution.root.id",
-      "sql.streaming.queryId", "streaming.sql.batchId", "spark.job.interruptOnCancel"};
 
   private final CompletableFuture<Void> done;
 
@@ -41,14 +37,7 @@ public final class StateWarmup {
     CompletableFuture<Void> done = new CompletableFuture<>();
     Thread t = new Thread(() -> {
       try {
-        SparkContext sc = spark.sparkContext();
-        sc.clearJobGroup();
-        sc.clearJobTags();
-        for (String p : INHERITED) {
-          sc.setLocalProperty(p, null);
-        }
-        sc.setJobDescription(description);
-        SparkSession.setActiveSession(spark);
+        SparkThreads.detach(spark, description);
         DeltaTables.table(spark, ref).detail().collectAsList();
       } catch (Exception | LinkageError e) {
         LOG.debug("Delta's state of {} was not computed ahead ({}): the next write computes it", ref, e.toString());
