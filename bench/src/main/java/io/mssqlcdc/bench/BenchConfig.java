@@ -57,7 +57,8 @@ public record BenchConfig(
 
   /** Every case, in suite order (issue 13's numbering). */
   public static final List<String> ALL_CASES =
-      List.of("source", "snapshot", "bronze", "bronzerows", "silver", "history", "latency", "scaling", "memory", "fake", "jdbc");
+      List.of("source", "snapshot", "bronze", "bronzerows", "silver", "history", "latency", "scaling", "memory", "fake",
+          "jdbc");
 
   /** The defaults: the README command. */
   public static BenchConfig defaults(Path out, Path data) {

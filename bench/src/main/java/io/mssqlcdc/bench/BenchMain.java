@@ -28,9 +28,9 @@ public final class BenchMain {
 
   /** The cases, in suite order. */
   public static List<BenchCase> cases() {
-    return List.of(new SourceReadCase(), new SnapshotReadCase(), new BronzeIngestCase(), new BronzeRowCostCase(), new SilverApplyCase(),
-        new HistoryApplyCase(), new LatencyCase(), new ScalingCase(), new MemoryCase(), new FakeCostCase(),
-        new JdbcReadCase());
+    return List.of(new SourceReadCase(), new SnapshotReadCase(), new BronzeIngestCase(), new BronzeRowCostCase(),
+        new SilverApplyCase(), new HistoryApplyCase(), new LatencyCase(), new ScalingCase(), new MemoryCase(),
+        new FakeCostCase(), new JdbcReadCase());
   }
 
   public static void main(String[] args) {
