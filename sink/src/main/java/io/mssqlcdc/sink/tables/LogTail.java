@@ -47,7 +47,7 @@ public final class LogTail {
    * which {@code column} is NULL, by the added files' statistics (their {@code nullCount} equal to
    * their {@code numRecords}), and removed none (a remove that is not a data change, a compaction's,
    * is allowed: its rows come back in an added file, which is checked). A change of the table's
-   * metadata or protocol, a file without statistics for the column (statistics off, column mapping,
+   * metadata or protocol, a table with column mapping, a file without statistics for the column (statistics off,
    * the column past the indexed ones), more than {@value #MAX_COMMITS} commits, a version gone from
    * the log, or a log this build cannot read: false. True when {@code to == from}.
    */
@@ -60,7 +60,7 @@ public final class LogTail {
     }
     try {
       Optional<LogVersion.Log> log = LogVersion.log(spark, ref);
-      if (log.isEmpty()) {
+      if (log.isEmpty() || mapsColumns(log.get())) {
         return false;
       }
       Iterator<Tuple2<Object, scala.collection.immutable.Seq<Action>>> commits =
@@ -85,6 +85,17 @@ public final class LogTail {
       LogVersion.unavailable(ref, e);
       return false;
     }
+  }
+
+  /**
+   * Whether the table maps column names (Delta's column mapping): then a file's statistics are keyed by
+   * physical names, and a renamed column's physical name may be another column's display name (a column
+   * renamed away from {@code event} keeps {@code event} as its physical name), so they cannot be read by name.
+   */
+  private static boolean mapsColumns(LogVersion.Log log) {
+    scala.Option<String> mode = log.log().update(false, scala.Option.empty(), log.table()).metadata().configuration()
+        .get("delta.columnMapping.mode");
+    return mode.isDefined() && !mode.get().equalsIgnoreCase("none");
   }
 
   private static boolean nullIn(Action a, String column) {

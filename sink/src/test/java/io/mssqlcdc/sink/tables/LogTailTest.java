@@ -52,6 +52,22 @@ class LogTailTest {
     assertThat(LogTail.onlyNullIn(spark, t, 4, 5, "event")).as("the metadata changed").isFalse();
   }
 
+  /** With column mapping a renamed column keeps its old physical name, which statistics are keyed by. */
+  @Test
+  void aTableWithColumnMappingIsNeverReadFromStatistics() {
+    String p = tmp.resolve("mapped").toString();
+    TableRef t = TableRef.of(p);
+    append(p, "(1, 'bootstrap')");
+    spark.sql("ALTER TABLE delta.`" + p + "` SET TBLPROPERTIES ('delta.columnMapping.mode' = 'name',"
+        + " 'delta.minReaderVersion' = '2', 'delta.minWriterVersion' = '5')");
+    spark.sql("ALTER TABLE delta.`" + p + "` RENAME COLUMN event TO event_old");
+    spark.sql("ALTER TABLE delta.`" + p + "` ADD COLUMNS (event STRING)");
+    long from = LogTail.position(spark, t).orElseThrow().version();
+    spark.sql("INSERT INTO delta.`" + p + "` (id, event_old, event) VALUES (2, NULL, 'resnapshot')");
+    assertThat(LogTail.onlyNullIn(spark, t, from, from + 1, "event")).as("an event under the renamed column's old"
+        + " physical name").isFalse();
+  }
+
   @Test
   void aTableMadeAgainAtTheSamePlaceHasAnotherPosition() {
     String p = tmp.resolve("again").toString();
