@@ -49,7 +49,6 @@ final class FactsCommitter {
   private static final Logger LOG = LoggerFactory.getLogger(FactsCommitter.class);
   /** The local property the background commit's Spark jobs carry: the last batch whose facts they write. */
   static final String JOB_PROPERTY = "mssql_cdc.facts.batchId";
-  /** Local properties of the query's thread a background job must not inherit. */
   /** How long the query's stop waits for the rows handed over. */
   static final long STOP_WAIT_SECONDS = 120;
   /** Batches held at most: handing over one more waits for their commit. */

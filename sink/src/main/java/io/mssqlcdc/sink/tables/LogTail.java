@@ -60,7 +60,7 @@ public final class LogTail {
     }
     try {
       Optional<LogVersion.Log> log = LogVersion.log(spark, ref);
-      if (log.isEmpty() || mapsColumns(log.get())) {
+      if (log.isEmpty() || mapsColumns(log.get(), to)) {
         return false;
       }
       Iterator<Tuple2<Object, scala.collection.immutable.Seq<Action>>> commits =
@@ -92,9 +92,12 @@ public final class LogTail {
    * physical names, and a renamed column's physical name may be another column's display name (a column
    * renamed away from {@code event} keeps {@code event} as its physical name), so they cannot be read by name.
    */
-  private static boolean mapsColumns(LogVersion.Log log) {
-    scala.Option<String> mode = log.log().update(false, scala.Option.empty(), log.table()).metadata().configuration()
-        .get("delta.columnMapping.mode");
+  private static boolean mapsColumns(LogVersion.Log log, long to) {
+    // The snapshot the caller's position() just brought up to date, when it reaches to: no second log listing.
+    org.apache.spark.sql.delta.Snapshot known = log.log().unsafeVolatileSnapshot();
+    org.apache.spark.sql.delta.Snapshot s = known.version() >= to ? known
+        : log.log().update(false, scala.Option.empty(), log.table());
+    scala.Option<String> mode = s.metadata().configuration().get("delta.columnMapping.mode");
     return mode.isDefined() && !mode.get().equalsIgnoreCase("none");
   }
 
