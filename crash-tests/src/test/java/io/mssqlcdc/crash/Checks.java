@@ -50,7 +50,7 @@ final class Checks {
     long changeRows = bronze();
     facts(changeRows);
     silver();
-    if (!chunked && historyGeneration >= 0) {
+    if (historyGeneration >= 0) {
       history();
     }
     reconcile();

@@ -13,6 +13,8 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.functions;
 import org.apache.spark.sql.streaming.StreamingQuery;
 
 /**
@@ -46,13 +48,9 @@ final class CrashCase {
   /** The points of a chunked bootstrap and its backfill waves, drawn by chunked cases only. */
   static final List<CrashPoint> CHUNKED_POINTS = List.of(CrashPoint.CHUNKED_AFTER_OPEN, CrashPoint.BACKFILL_AFTER_READ,
       CrashPoint.BACKFILL_AFTER_APPEND);
-  /**
-   * The points a chunked case does not reach: a full snapshot's and a re-snapshot's, and ApplyHistory's (it does not
-   * apply chunked snapshots yet, so a chunked case does not run it).
-   */
+  /** The points a chunked case does not reach: a full snapshot's and a re-snapshot's. */
   static final List<CrashPoint> FULL_SNAPSHOT_POINTS = List.of(CrashPoint.SNAPSHOT_AFTER_STAMP,
-      CrashPoint.SNAPSHOT_AFTER_APPEND, CrashPoint.RESNAPSHOT_AFTER_RECOVERING, CrashPoint.RESNAPSHOT_BEFORE_SWITCH,
-      CrashPoint.HISTORY_AFTER_MERGE, CrashPoint.HISTORY_AFTER_POSITION);
+      CrashPoint.SNAPSHOT_AFTER_APPEND, CrashPoint.RESNAPSHOT_AFTER_RECOVERING, CrashPoint.RESNAPSHOT_BEFORE_SWITCH);
   /**
    * The points of a chunked re-snapshot, drawn by a third of the chunked cases that purge: the recovery begun, and
    * the re-snapshot's open row written before the state file switches generation (a full re-snapshot's
@@ -547,15 +545,30 @@ final class CrashCase {
       }
     }
     log.add("applied to " + r.appliedLsn().get() + ", verdict " + r.finalizedUntil().orElse(null));
-    if (!chunked) { // ApplyHistory does not apply chunked snapshots yet (docs/HISTORY.md)
+    ApplyResult v = p.history().run();
+    if (!chunked) {
       if (historyGeneration < 0) {
         historyGeneration = h.purgedAfter().size();
       }
-      ApplyResult v = p.history().run();
       if (!v.appliedLsn().equals(r.appliedLsn())) {
         throw new AssertionError("the history's position " + v.appliedLsn() + " is not silver's " + r.appliedLsn());
       }
+      return;
     }
+    // A chunked snapshot: the history waits while it is open and until the stream has read to its last wave's stamp
+    // (docs/HISTORY.md), so its position may trail silver's, never lead it; it starts at the first snapshot it applies.
+    if (v.appliedLsn().isPresent() && v.appliedLsn().get().compareTo(r.appliedLsn().get()) > 0) {
+      throw new AssertionError("the history's position " + v.appliedLsn() + " is past silver's " + r.appliedLsn());
+    }
+    if (historyGeneration < 0) {
+      List<Row> ctl = Pipeline.SPARK.read().format("delta").load(p.control)
+          .where(functions.col("table_name").equalTo(p.history)).select("snapshot_lsn").collectAsList();
+      if (!ctl.isEmpty() && !ctl.get(0).isNullAt(0)) {
+        String s = ctl.get(0).getString(0);
+        historyGeneration = (int) h.purgedAfter().stream().filter(l -> l.hex().compareTo(s) < 0).count();
+      }
+    }
+    log.add("history at " + v.appliedLsn().orElse(null) + (historyGeneration < 0 ? " (waits for the snapshot)" : ""));
   }
 
   /** Runs a step; if the crash fired in it, checks the failure was the crash and runs the step again. */

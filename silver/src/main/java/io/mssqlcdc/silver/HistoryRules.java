@@ -35,9 +35,18 @@ final class HistoryRules implements Serializable {
     }
   }
 
-  /** A snapshot the call applies: its LSN and commit time (UTC). */
-  record Snapshot(String lsn, LocalDateTime commitTs) implements Serializable {
+  /**
+   * A snapshot the call applies: its LSN and commit time (UTC), and whether it was read in chunks (waves) beside the
+   * stream: then its rows (operation 0) are each its key's state at its wave's stamp L, at or after the snapshot's
+   * LSN, not at it ({@link #atSnapshot}).
+   */
+  record Snapshot(String lsn, LocalDateTime commitTs, boolean chunked) implements Serializable {
     private static final long serialVersionUID = 1L;
+
+    /** A whole snapshot: its rows are the table at its LSN. */
+    Snapshot(String lsn, LocalDateTime commitTs) {
+      this(lsn, commitTs, false);
+    }
   }
 
   /** One row of the history (mutable while a key is worked on). */
@@ -97,6 +106,9 @@ final class HistoryRules implements Serializable {
    * @return the current version when it changed, then the new versions, oldest first
    */
   List<Version> apply(Version current, String watermark, List<Change> changes, Snapshot snapshot) {
+    if (snapshot != null && snapshot.chunked()) {
+      changes = atSnapshot(changes, snapshot);
+    }
     List<Change> rows = new ArrayList<>();
     for (Change c : changes) {
       if (Lsns.after(c.lsn(), watermark)) {
@@ -142,6 +154,38 @@ final class HistoryRules implements Serializable {
     }
     if (currentChanged) {
       out.add(0, current);
+    }
+    return out;
+  }
+
+  /**
+   * The key's rows with its chunk rows replaced by its state at the chunked snapshot's LSN S (docs/HISTORY.md,
+   * "Chunked snapshots"): a chunk row is the key's state at its wave's stamp L >= S, so a key changed after S may
+   * show there what a change after S made. Its state at S is what its first change after S found: a delete's (1) or
+   * an update's before image (3) is the row at S; an insert (2), or the after image of an update that moved the row
+   * to this key from another (4 without its 3), finds the key absent. A key with no change after S among the call's
+   * rows has its chunk row (the caller applies the snapshot only once the stream has read every change up to the
+   * waves' stamps; a key whose change after S an earlier call applied is at or below its watermark and skips the
+   * snapshot anyway); none: absent.
+   */
+  static List<Change> atSnapshot(List<Change> changes, Snapshot snapshot) {
+    List<Change> out = new ArrayList<>();
+    Change chunk = null;
+    Change first = null;
+    for (Change c : changes) {
+      if (c.operation() == 0) {
+        chunk = chunk == null ? c : chunk;
+        continue;
+      }
+      out.add(c);
+      if (Lsns.after(c.lsn(), snapshot.lsn()) && (first == null || ORDER.compare(c, first) < 0)) {
+        first = c;
+      }
+    }
+    Object[] image = first == null ? chunk == null ? null : chunk.values()
+        : first.operation() == 1 || first.operation() == 3 ? first.values() : null;
+    if (image != null) {
+      out.add(new Change(snapshot.lsn(), snapshot.commitTs(), null, null, 0, image));
     }
     return out;
   }

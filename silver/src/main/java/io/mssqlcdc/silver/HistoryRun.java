@@ -102,28 +102,37 @@ final class HistoryRun {
     }
     // One pass over bronze for the plan it would have without a new snapshot in bronze (the facts name it when the
     // stream wrote one), the probe riding along; again only when the probe finds a snapshot that changes the plan.
-    HistoryPlan plan = HistoryPlan.decide(position, seen.newest(), null);
+    HistoryPlan plan = HistoryPlan.decide(position, seen.newest(), null, seen.openLsn());
     Row stats = stats(pinned, base(plan, op, lsn, snapshotId), probe, ours, op, lsn, chunked, snapshotId);
-    HistoryPlan decided = HistoryPlan.decide(position, seen.newest(), stats.isNullAt(4) ? null : stats.getString(4));
+    HistoryPlan decided = HistoryPlan.decide(position, seen.newest(), stats.isNullAt(4) ? null : stats.getString(4),
+        seen.openLsn());
     if (!decided.equals(plan)) {
       plan = decided;
       stats = stats(pinned, base(plan, op, lsn, snapshotId), lit(false), ours, op, lsn, chunked, snapshotId);
     }
-    Dataset<Row> read = pinned.where(base(plan, op, lsn, snapshotId));
     if (!stats.isNullAt(0)) {
       throw SilverErrors.otherCaptureInstance(bronze.text(), stats.getString(0), args.captureInstance(),
           args.reader() != null);
     }
     columns.requireKeys(bronze.text());
-    if (stats.getLong(2) > 0) {
-      throw SilverErrors.conflict("ApplyHistory does not apply chunked snapshots yet: " + bronze + " holds chunk"
-          + " rows of snapshot " + plan.snapshot() + ". Use ApplyChanges for this table until it does (issue 31).");
+    boolean chunks = plan.applySnapshot() && stats.getLong(2) > 0;
+    if (chunks && !streamRead(plan.snapshot(), stats.getString(5), first.bronze(), facts, factsExist)) {
+      // A chunked snapshot's rows are its keys' states at its waves' stamps; the state at S is known once every
+      // change up to the last stamp is in bronze (HistoryRules.atSnapshot).
+      LOG.info("ApplyHistory {}: chunked snapshot {} waits until the stream has read to its last wave's stamp {}",
+          history, plan.snapshot(), stats.getString(5));
+      plan = plan.waitingFor();
+      stats = stats(pinned, base(plan, op, lsn, snapshotId), lit(false), ours, op, lsn, chunked, snapshotId);
+      chunks = false;
     }
+    Dataset<Row> read = pinned.where(base(plan, op, lsn, snapshotId));
     String top = stats.isNullAt(1) ? null : stats.getString(1);
     HistoryRules.Snapshot snapshot = null;
     if (plan.applySnapshot()) {
-      LocalDateTime at = stats.isNullAt(3) ? snapshotTime(facts, factsExist, plan.snapshot()) : (LocalDateTime) stats.get(3);
-      snapshot = new HistoryRules.Snapshot(plan.snapshot(), at);
+      // A chunked snapshot's rows carry their waves' commit times: S's own is in its facts rows.
+      LocalDateTime at = chunks || stats.isNullAt(3) ? snapshotTime(facts, factsExist, plan.snapshot())
+          : (LocalDateTime) stats.get(3);
+      snapshot = new HistoryRules.Snapshot(plan.snapshot(), at, chunks);
     }
 
     String ensured = "history " + history.text() + " " + columns.capturedNames().stream().map(BronzeColumns::lower)
@@ -152,7 +161,9 @@ final class HistoryRun {
 
     SilverPosition next = plan.next(top);
     LocalDateTime verdict = position.finalizedUntil();
-    ControlRows.Verdict advance = facts == null ? null : ControlRows.advance(first.bronze(), verdict, args.granularity());
+    // While changes wait for a chunked snapshot the history is not complete up to bronze's verdict: it waits too.
+    ControlRows.Verdict advance = facts == null || plan.waits() ? null
+        : ControlRows.advance(first.bronze(), verdict, args.granularity());
     if (advance != null) {
       verdict = advance.finalizedUntil();
     }
@@ -162,7 +173,9 @@ final class HistoryRun {
     }
     CrashPoints.hit(CrashPoint.HISTORY_AFTER_POSITION);
     LOG.info("ApplyHistory {} -> {}: {}{}, position {}, verdict {} ({} ms)", bronze, history,
-        merged, plan.applySnapshot() ? " with snapshot " + plan.snapshot() : "", next.appliedLsn(), verdict,
+        merged, plan.applySnapshot() ? " with " + (chunks ? "chunked " : "") + "snapshot " + plan.snapshot()
+            : plan.waits() ? " (changes after " + plan.changesUpTo() + " wait for its chunked snapshot)" : "",
+        next.appliedLsn(), verdict,
         (System.nanoTime() - t0) / 1_000_000);
     return new ApplyResult(plan.applySnapshot(), next.appliedLsn(), verdict, true);
   }
@@ -171,6 +184,9 @@ final class HistoryRun {
   private static Column base(HistoryPlan plan, Column op, Column lsn, Column snapshotId) {
     Column change = op.notEqual(0);
     Column base = plan.changesAfter() == null ? change : change.and(lsn.gt(lit(plan.changesAfter())));
+    if (plan.changesUpTo() != null) {
+      base = base.and(lsn.leq(lit(plan.changesUpTo())));
+    }
     if (plan.applySnapshot()) {
       base = base.or(op.equalTo(0).and(snapshotId.equalTo(plan.snapshot())));
     }
@@ -179,15 +195,41 @@ final class HistoryRun {
 
   /**
    * One pass over bronze: of the rows of {@code base}, another table's capture instance (0), the newest change (1),
-   * this table's chunk rows (2), the snapshot rows' commit time (3); of the rows of {@code probe}, the newest
-   * snapshot id (4).
+   * this table's chunk rows (2), the snapshot rows' commit time (3), the chunk rows' newest wave stamp (5); of the
+   * rows of {@code probe}, the newest snapshot id (4).
    */
   private static Row stats(Dataset<Row> pinned, Column base, Column probe, Column ours, Column op, Column lsn,
       Column chunked, Column snapshotId) {
     Column mine = base.and(ours);
     return pinned.where(base.or(probe)).agg(max(when(base.and(not(ours)), col(CdcColumns.CAPTURE_INSTANCE))),
         max(when(mine.and(op.notEqual(0)), lsn)), count(when(mine.and(op.equalTo(0)).and(chunked), lit(1))),
-        max(when(mine.and(op.equalTo(0)), col(CdcColumns.COMMIT_TS))), max(when(probe, snapshotId))).first();
+        max(when(mine.and(op.equalTo(0)), col(CdcColumns.COMMIT_TS))), max(when(probe, snapshotId)),
+        max(when(mine.and(op.equalTo(0)).and(chunked), lsn))).first();
+  }
+
+  /**
+   * Whether the stream has read every commit after snapshot {@code s} up to {@code stamp}: the waves were all read
+   * at S (nothing to read: the stream starts after S), bronze's verdict (finalization's, read first) reaches it, or
+   * a micro-batch's facts row (no event) has an end offset at or after it. Bronze commits a batch before its facts
+   * row, so either way bronze holds every change up to {@code stamp}.
+   */
+  private boolean streamRead(String s, String stamp, ControlRows.BronzeVerdict verdict, TableRef facts,
+      boolean factsExist) {
+    if (!Lsns.after(stamp, s) || (verdict.endLsn() != null && !Lsns.after(stamp, verdict.endLsn()))) {
+      return true;
+    }
+    if (!factsExist) {
+      return false;
+    }
+    Dataset<Row> all = DeltaTables.read(spark, facts);
+    List<String> have = java.util.Arrays.asList(all.columns());
+    if (!have.contains(FactsColumn.END_LSN.column()) || !have.contains(FactsColumn.EVENT.column())) {
+      return false;
+    }
+    return !all.where(col(FactsColumn.TARGET.column()).equalTo(args.bronze().text())
+            .and(col(FactsColumn.EVENT.column()).isNull())
+            .and(col(FactsColumn.END_LSN.column()).geq(lit(stamp))))
+        .select(FactsColumn.END_LSN.column()).limit(1).collectAsList().isEmpty();
   }
 
   /** The commit time of snapshot {@code s} from its facts row (an emptied table's snapshot has no bronze row). */

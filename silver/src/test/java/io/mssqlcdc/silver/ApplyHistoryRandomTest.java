@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ApplyHistoryRandomTest {
   @TempDir Path tmp;
 
-  private record Commit(Lsn lsn, Map<String, List<String>> byId, Map<String, List<String>> byCode) {}
+  record Commit(Lsn lsn, Map<String, List<String>> byId, Map<String, List<String>> byCode) {}
 
   @ParameterizedTest(name = "seed {0}, bootstrap {1}")
   @CsvSource({"7, true", "23, false"})
@@ -77,13 +77,13 @@ class ApplyHistoryRandomTest {
     assertThat(SilverFixture.version(byId)).as("a rerun writes nothing").isEqualTo(version);
   }
 
-  private static ApplyHistory.Builder call(SilverFixture f, String history, String byCode) {
+  static ApplyHistory.Builder call(SilverFixture f, String history, String byCode) {
     return ApplyHistory.builder(SilverFixture.SPARK).bronze(f.bronze).target(history).captureInstance("dbo_orders")
         .keys(List.of(history.equals(byCode) ? "code" : "order_id")).controlTable(f.control).factsTable(f.facts)
         .granularity("minute");
   }
 
-  private static void commit(Workload w, int n, List<Commit> out) {
+  static void commit(Workload w, int n, List<Commit> out) {
     for (int i = 0; i < n; i++) {
       w.commit(1);
       List<Workload.Commit> all = w.commits();

@@ -132,4 +132,85 @@ class HistoryRulesTest {
     Version later = new Version(new Object[] {1, 10, "late"}, lsn(60), at(60), null, null, false, false);
     assertThat(ALL.apply(later, lsn(60), List.of(), s)).isEmpty();
   }
+
+  /** A chunk row of snapshot S = 50 read at stamp 60: the key's state at 60, labelled S (HistoryRun's relabelling). */
+  private static Change chunk(Object code, String status) {
+    return new Change(lsn(50), at(60), null, null, 0, new Object[] {1, code, status});
+  }
+
+  @Test
+  void aChunkedSnapshotTakesEachKeysStateAtItsLsnFromItsFirstChangeAfterIt() {
+    Snapshot s = new Snapshot(lsn(50), at(50), true);
+    // Updated at 55, before its chunk was read at 60: the chunk shows "paid", the key held "new" at S (the 3).
+    List<Version> vs = ALL.apply(null, null, List.of(chunk(10, "paid"), c(55, 1, 3, 10, "new"),
+        c(55, 1, 4, 10, "paid")), s);
+    assertThat(show(vs)).isEqualTo("[1, 10, new] [0x00000000000000000032, 0x00000000000000000037); "
+        + "[1, 10, paid] [0x00000000000000000037, null)");
+    assertThat(vs.get(0).validFrom).as("S's commit time, not the wave's").isEqualTo(at(50));
+    // No change after S: the chunk row is the state at S.
+    assertThat(show(ALL.apply(null, null, List.of(chunk(10, "new")), s)))
+        .isEqualTo("[1, 10, new] [0x00000000000000000032, null)");
+    // Inserted after S (the chunk read it): absent at S.
+    assertThat(show(ALL.apply(null, null, List.of(chunk(10, "late"), c(55, 1, 2, 10, "late")), s)))
+        .isEqualTo("[1, 10, late] [0x00000000000000000037, null)");
+    // Deleted after S before its chunk was read (no chunk row): present at S, the delete's image.
+    assertThat(show(ALL.apply(null, null, List.of(c(55, 1, 1, 10, "new")), s)))
+        .isEqualTo("[1, 10, new] [0x00000000000000000032, 0x00000000000000000037)");
+    // Moved to this key by an update of the key column (its 4 without a 3): absent at S.
+    assertThat(show(ALL.apply(null, null, List.of(chunk(12, "new"), c(55, 1, 4, 12, "new")), s)))
+        .isEqualTo("[1, 12, new] [0x00000000000000000037, null)");
+    // Deleted and inserted again after S: the first change decides (the delete's image).
+    assertThat(show(ALL.apply(null, null, List.of(chunk(10, "again"), c(52, 1, 1, 10, "new"),
+        c(57, 1, 2, 10, "again")), s)))
+        .isEqualTo("[1, 10, new] [0x00000000000000000032, 0x00000000000000000034); "
+            + "[1, 10, again] [0x00000000000000000039, null)");
+    // A re-snapshot: the current version differs from the state at S (not from the chunk): closed with a gap.
+    Version current = new Version(new Object[] {1, 10, "old"}, lsn(2), at(2), null, null, false, false);
+    assertThat(show(ALL.apply(current, lsn(2), List.of(chunk(10, "paid"), c(55, 1, 3, 10, "new"),
+        c(55, 1, 4, 10, "paid")), s)))
+        .isEqualTo("[1, 10, old] [0x00000000000000000002, 0x00000000000000000032) gap; "
+            + "[1, 10, new] [0x00000000000000000032, 0x00000000000000000037); "
+            + "[1, 10, paid] [0x00000000000000000037, null)");
+    // Equal to the state at S: stays open, whatever the chunk shows.
+    Version same = new Version(new Object[] {1, 10, "new"}, lsn(2), at(2), null, null, false, false);
+    assertThat(show(ALL.apply(same, lsn(2), List.of(chunk(10, "paid"), c(55, 1, 3, 10, "new"),
+        c(55, 1, 4, 10, "paid")), s)))
+        .isEqualTo("[1, 10, new] [0x00000000000000000002, 0x00000000000000000037); "
+            + "[1, 10, paid] [0x00000000000000000037, null)");
+    // A key an earlier call took past S (its watermark): the snapshot is behind it.
+    Version later = new Version(new Object[] {1, 10, "late"}, lsn(58), at(58), null, null, false, false);
+    assertThat(ALL.apply(later, lsn(58), List.of(chunk(10, "late")), s)).isEmpty();
+  }
+
+  @Test
+  void aPlanWaitsForAnOpenChunkedSnapshotAndReadsOnlyTheChangesUpToIt() {
+    SilverPosition none = SilverPosition.NONE;
+    // The first call while a chunked bootstrap is open: every change up to S, no snapshot.
+    HistoryPlan open = HistoryPlan.decide(none, null, null, lsn(50));
+    assertThat(open.applySnapshot()).isFalse();
+    assertThat(open.changesAfter()).isNull();
+    assertThat(open.changesUpTo()).isEqualTo(lsn(50));
+    assertThat(open.waits()).isTrue();
+    // Completed: applied from S on, nothing bounds the changes.
+    HistoryPlan done = HistoryPlan.decide(none, lsn(50), null, lsn(50));
+    assertThat(done.applySnapshot()).isTrue();
+    assertThat(done.changesAfter()).isEqualTo(lsn(50));
+    assertThat(done.changesUpTo()).isNull();
+    // Completed, but the stream has not read to its waves' stamps: the first call reads nothing, records nothing.
+    HistoryPlan waiting = done.waitingFor();
+    assertThat(waiting.applySnapshot()).isFalse();
+    assertThat(waiting.changesAfter()).isEqualTo(lsn(50));
+    assertThat(waiting.changesUpTo()).isEqualTo(lsn(50));
+    assertThat(waiting.next(null)).isEqualTo(none);
+    // A history with a position: the changes up to a re-snapshot S' still apply while S' is open.
+    SilverPosition at = new SilverPosition(lsn(30), lsn(10), null, null, null);
+    HistoryPlan reopened = HistoryPlan.decide(at, lsn(10), null, lsn(80));
+    assertThat(reopened.applySnapshot()).isFalse();
+    assertThat(reopened.changesAfter()).isEqualTo(lsn(30));
+    assertThat(reopened.changesUpTo()).isEqualTo(lsn(80));
+    assertThat(reopened.next(lsn(70)).appliedLsn()).isEqualTo(lsn(70));
+    assertThat(reopened.next(lsn(70)).snapshotLsn()).isEqualTo(lsn(10));
+    // An older chunked open row, superseded by a completed snapshot: nothing waits.
+    assertThat(HistoryPlan.decide(at, lsn(90), null, lsn(80)).waits()).isFalse();
+  }
 }

@@ -1,0 +1,107 @@
+package io.mssqlcdc.silver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mssqlcdc.silver.ApplyHistoryRandomTest.Commit;
+import io.mssqlcdc.sink.pipeline.BackfillStatus;
+import io.mssqlcdc.sink.pipeline.CdcStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A chunked bootstrap (waves read by the sink's {@code backfill()} beside the running stream and a live
+ * writer, docs/HISTORY.md "Chunked snapshots"): the history waits while the snapshot is open and while the
+ * stream has not read to its last wave's stamp, then starts at S with each key's state at S (not at its
+ * wave's stamp), and a point-in-time query equals {@link Workload}'s model as of S and every commit after it,
+ * keyed by the primary key and by {@code code}, with crashes after the MERGE.
+ */
+@Tag("slow")
+@Tag("spark")
+class ApplyHistoryChunkedTest {
+  @TempDir Path tmp;
+
+  @Test
+  void aChunkedBootstrapIsAppliedAsOfItsLsnOnceTheStreamHasReadPastItsWaves() throws Exception {
+    SilverFixture f = new SilverFixture(tmp);
+    Workload.createTable(f.db);
+    Workload w = new Workload(f.db, 41);
+    Random rnd = new Random(43);
+    List<Commit> commits = new ArrayList<>();
+    String byId = f.silver("history_by_id");
+    String byCode = f.silver("history_by_code");
+    ApplyHistoryRandomTest.commit(w, 12, commits);
+    CdcStream.Builder stream = f.stream("dbo_orders").snapshot("chunked").option("numPartitions", "2");
+    f.await(stream.bootstrap(true).toDelta());
+    BackfillStatus st;
+    int waves = 0;
+    while (true) {
+      // Changes after S, some of them before the wave that reads their keys: its chunk shows them.
+      ApplyHistoryRandomTest.commit(w, 2 + rnd.nextInt(3), commits);
+      st = f.stream("dbo_orders").backfill().chunkRows(3).maxWaves(1).targetWaveSeconds(0).run();
+      waves++;
+      if (st.done() || waves > 30) {
+        break; // the stream stays behind the last wave's stamp
+      }
+      f.await(stream.toDelta());
+      for (String h : List.of(byId, byCode)) {
+        ApplyHistoryRandomTest.call(f, h, byCode).run();
+        assertThat(f.controlRow(h).getOrDefault("snapshot_lsn", "null")).as("the snapshot is open").isEqualTo("null");
+        assertThat(f.controlRow(h).getOrDefault("finalized_until", "null")).as("the verdict waits").isEqualTo("null");
+      }
+    }
+    assertThat(st.state()).isEqualTo("done");
+    assertThat(waves).isGreaterThan(2);
+    String s = st.snapshot();
+    // Complete, but bronze lacks the changes committed before the last wave: the state at S is not known yet.
+    for (String h : List.of(byId, byCode)) {
+      ApplyHistoryRandomTest.call(f, h, byCode).run();
+      assertThat(f.controlRow(h).getOrDefault("snapshot_lsn", "null")).as("waits for the stream").isEqualTo("null");
+    }
+    f.await(stream.toDelta());
+    ApplyHistoryRandomTest.commit(w, 4, commits);
+    f.await(stream.toDelta());
+    for (String h : List.of(byId, byCode)) {
+      assertThatThrownBy(() -> ApplyHistoryRandomTest.call(f, h, byCode).onStep(x -> {
+        throw new IllegalStateException("crash after " + x);
+      }).run()).hasMessage("crash after MERGED");
+      ApplyResult r = ApplyHistoryRandomTest.call(f, h, byCode).run();
+      assertThat(r.rebuilt()).as("the snapshot applied").isTrue();
+      assertThat(f.controlRow(h).get("snapshot_lsn")).isEqualTo(s);
+    }
+
+    List<Row> idRows = ApplyHistoryTest.load(byId);
+    List<Row> codeRows = ApplyHistoryTest.load(byCode);
+    int checked = 0;
+    for (int i = 0; i < commits.size(); i++) {
+      Commit c = commits.get(i);
+      boolean atS = i + 1 < commits.size() && commits.get(i + 1).lsn().hex().compareTo(s) > 0
+          && c.lsn().hex().compareTo(s) <= 0;
+      if (c.lsn().hex().compareTo(s) <= 0 && !atS) {
+        continue; // the history starts at S
+      }
+      // As of S: the table after the last commit at or before it.
+      String lsn = atS ? s : c.lsn().hex();
+      assertThat(ApplyHistoryTest.asOf(idRows, "order_id", List.of("code", "status"), lsn))
+          .as("by order_id as of %s", lsn).isEqualTo(c.byId());
+      assertThat(ApplyHistoryTest.asOf(codeRows, "code", List.of("order_id", "status"), lsn))
+          .as("by code as of %s", lsn).isEqualTo(c.byCode());
+      checked++;
+    }
+    assertThat(checked).isGreaterThan(10);
+    assertThat(idRows.stream().map(r -> (String) r.getAs("__from_lsn")).min(String::compareTo).orElseThrow())
+        .as("the history starts at S").isEqualTo(s);
+    long version = SilverFixture.version(byId);
+    ApplyHistoryRandomTest.call(f, byId, byCode).run();
+    assertThat(SilverFixture.version(byId)).as("a rerun writes nothing").isEqualTo(version);
+    Map<String, Object> ctl = f.controlRow(byId);
+    assertThat(ctl.get("applied_lsn")).isEqualTo(commits.get(commits.size() - 1).lsn().hex());
+  }
+}
