@@ -27,8 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An open chunked snapshot applied wave by wave (reference-behaviour §16 steps 9 and 12, §33 O8-O10,
- * A3): the pipeline cannot write chunked snapshots yet (issue 14), so bronze and the facts are
- * written here as the reference's backfill writes them: a {@code snapshot_open} row with the cut
+ * A3), on bronze and facts written here as the reference's backfill writes them (the sink's own backfill is
+ * {@code ChunkedSnapshotSilverTest}'s): a {@code snapshot_open} row with the cut
  * keys, each wave's rows ({@code _snapshot} = S, {@code _chunk}, stamped at the wave's L) and then
  * its {@code snapshot_chunk} rows, and at the end the completion row. Crashes after a wave's MERGE and
  * after the completion's MERGE, before the position, are repaired by the next call.
