@@ -97,24 +97,35 @@ final class HistoryRun {
 
     // The newest whole snapshot in bronze above the one recorded (those at or below cannot change the plan).
     Column probe = ours.and(op.equalTo(0)).and(not(chunked));
+    // Chunk rows of a snapshot newer than the one recorded: they need the facts that announce them.
+    Column chunkProbe = ours.and(op.equalTo(0)).and(chunked);
     if (position.snapshotLsn() != null) {
       probe = probe.and(lsn.gt(lit(position.snapshotLsn())));
+      chunkProbe = chunkProbe.and(snapshotId.gt(lit(position.snapshotLsn())));
     }
     // One pass over bronze for the plan it would have without a new snapshot in bronze (the facts name it when the
     // stream wrote one), the probe riding along; again only when the probe finds a snapshot that changes the plan.
     HistoryPlan plan = HistoryPlan.decide(position, seen.newest(), null, seen.openLsn());
-    Row stats = stats(pinned, base(plan, op, lsn, snapshotId), probe, ours, op, lsn, chunked, snapshotId);
+    Row stats = stats(pinned, base(plan, op, lsn, snapshotId), probe, chunkProbe, ours, op, lsn, chunked, snapshotId);
     HistoryPlan decided = HistoryPlan.decide(position, seen.newest(), stats.isNullAt(4) ? null : stats.getString(4),
         seen.openLsn());
     if (!decided.equals(plan)) {
       plan = decided;
-      stats = stats(pinned, base(plan, op, lsn, snapshotId), lit(false), ours, op, lsn, chunked, snapshotId);
+      stats = stats(pinned, base(plan, op, lsn, snapshotId), lit(false), chunkProbe, ours, op, lsn, chunked,
+          snapshotId);
     }
     if (!stats.isNullAt(0)) {
       throw SilverErrors.otherCaptureInstance(bronze.text(), stats.getString(0), args.captureInstance(),
           args.reader() != null);
     }
     columns.requireKeys(bronze.text());
+    if (stats.getLong(6) > 0 && !factsExist) {
+      throw SilverErrors.chunksWithoutFacts(bronze.text());
+    }
+    if (stats.getLong(6) > 0 && seen.openLsn() == null) {
+      throw SilverErrors.chunksWithoutOpen(bronze.text(), facts.text(),
+          SnapshotFacts.targets(spark, facts, SnapshotFacts.SNAPSHOT_OPEN));
+    }
     boolean chunks = plan.applySnapshot() && stats.getLong(2) > 0;
     if (chunks && !streamRead(plan.snapshot(), stats.getString(5), first.bronze(), facts, factsExist)) {
       // A chunked snapshot's rows are its keys' states at its waves' stamps; the state at S is known once every
@@ -122,7 +133,8 @@ final class HistoryRun {
       LOG.info("ApplyHistory {}: chunked snapshot {} waits until the stream has read to its last wave's stamp {}",
           history, plan.snapshot(), stats.getString(5));
       plan = plan.waitingFor();
-      stats = stats(pinned, base(plan, op, lsn, snapshotId), lit(false), ours, op, lsn, chunked, snapshotId);
+      stats = stats(pinned, base(plan, op, lsn, snapshotId), lit(false), chunkProbe, ours, op, lsn, chunked,
+          snapshotId);
       chunks = false;
     }
     Dataset<Row> read = pinned.where(base(plan, op, lsn, snapshotId));
@@ -196,15 +208,16 @@ final class HistoryRun {
   /**
    * One pass over bronze: of the rows of {@code base}, another table's capture instance (0), the newest change (1),
    * this table's chunk rows (2), the snapshot rows' commit time (3), the chunk rows' newest wave stamp (5); of the
-   * rows of {@code probe}, the newest snapshot id (4).
+   * rows of {@code probe}, the newest snapshot id (4); the rows of {@code chunkProbe} (6).
    */
-  private static Row stats(Dataset<Row> pinned, Column base, Column probe, Column ours, Column op, Column lsn,
-      Column chunked, Column snapshotId) {
+  private static Row stats(Dataset<Row> pinned, Column base, Column probe, Column chunkProbe, Column ours, Column op,
+      Column lsn, Column chunked, Column snapshotId) {
     Column mine = base.and(ours);
-    return pinned.where(base.or(probe)).agg(max(when(base.and(not(ours)), col(CdcColumns.CAPTURE_INSTANCE))),
+    return pinned.where(base.or(probe).or(chunkProbe)).agg(
+        max(when(base.and(not(ours)), col(CdcColumns.CAPTURE_INSTANCE))),
         max(when(mine.and(op.notEqual(0)), lsn)), count(when(mine.and(op.equalTo(0)).and(chunked), lit(1))),
         max(when(mine.and(op.equalTo(0)), col(CdcColumns.COMMIT_TS))), max(when(probe, snapshotId)),
-        max(when(mine.and(op.equalTo(0)).and(chunked), lsn))).first();
+        max(when(mine.and(op.equalTo(0)).and(chunked), lsn)), count(when(chunkProbe, lit(1)))).first();
   }
 
   /**

@@ -51,6 +51,14 @@ class ApplyHistoryChunkedTest {
         break; // the stream stays behind the last wave's stamp
       }
       f.await(stream.toDelta());
+      if (waves == 1) {
+        // Chunk rows without the facts that announce them, or under a spelling the facts do not know: refused.
+        String other = f.silver("other");
+        assertThatThrownBy(() -> ApplyHistoryRandomTest.call(f, other, byCode).factsTable(null).run())
+            .hasMessageContaining("MSSQL_CDC-786").hasMessageContaining("holds rows of a chunked snapshot: pass factsTable");
+        assertThatThrownBy(() -> ApplyHistoryRandomTest.call(f, other, byCode).bronze(f.bronze + "/").run())
+            .hasMessageContaining("MSSQL_CDC-787").hasMessageContaining("has no 'snapshot_open' row for target");
+      }
       for (String h : List.of(byId, byCode)) {
         ApplyHistoryRandomTest.call(f, h, byCode).run();
         assertThat(f.controlRow(h).getOrDefault("snapshot_lsn", "null")).as("the snapshot is open").isEqualTo("null");
