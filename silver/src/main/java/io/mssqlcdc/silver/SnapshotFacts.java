@@ -138,7 +138,7 @@ record SnapshotFacts(String newest, boolean hasSnapshotRows, String openLsn, Lis
     List<String> keys = openKeys(detail);
     Map<Integer, Chunk> chunks = Map.of();
     if (Lsns.after(openLsn, newest)) {
-      chunks = chunks(mine, openLsn);
+      chunks = Map.copyOf(chunks(mine, openLsn)); // shared by every caller of the cached answer
     }
     return new SnapshotFacts(newest, hasSnapshotRows, openLsn, keys, chunks);
   }
