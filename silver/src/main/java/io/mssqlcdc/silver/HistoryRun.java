@@ -85,6 +85,11 @@ final class HistoryRun {
     }
     boolean factsExist = facts != null && DeltaTables.exists(spark, facts);
     SnapshotFacts seen = factsExist ? SnapshotFacts.read(spark, facts, bronze.text()) : SnapshotFacts.NONE;
+    // A chunked snapshot not applied yet: how far the stream has read, and how far each snapshot's waves saw, read
+    // before bronze is pinned (a batch the facts show is then in the pinned bronze).
+    boolean chunkedPending = seen.openLsn() != null && Lsns.after(seen.openLsn(), position.snapshotLsn());
+    StreamProgress progress = factsExist && chunkedPending ? StreamProgress.read(spark, facts, bronze.text())
+        : StreamProgress.NONE;
 
     Dataset<Row> pinned = DeltaTables.readVersion(spark, bronze, DeltaTables.version(spark, bronze));
     BronzeColumns columns = BronzeColumns.of(pinned.schema(), bronze.text(), source.keys());
@@ -127,7 +132,7 @@ final class HistoryRun {
           SnapshotFacts.targets(spark, facts, SnapshotFacts.SNAPSHOT_OPEN));
     }
     boolean chunks = plan.applySnapshot() && stats.getLong(2) > 0;
-    if (chunks && !streamRead(plan.snapshot(), stats.getString(5), first.bronze(), facts, factsExist)) {
+    if (chunks && !progress.hasRead(plan.snapshot(), stats.getString(5), first.bronze().endLsn())) {
       // A chunked snapshot's rows are its keys' states at its waves' stamps; the state at S is known once every
       // change up to the last stamp is in bronze (HistoryRules.atSnapshot).
       LOG.info("ApplyHistory {}: chunked snapshot {} waits until the stream has read to its last wave's stamp {}",
@@ -220,37 +225,14 @@ final class HistoryRun {
         max(when(mine.and(op.equalTo(0)).and(chunked), lsn)), count(when(chunkProbe, lit(1)))).first();
   }
 
-  /**
-   * Whether the stream has read every commit after snapshot {@code s} up to {@code stamp}: the waves were all read
-   * at S (nothing to read: the stream starts after S), bronze's verdict (finalization's, read first) reaches it, or
-   * a micro-batch's facts row (no event) has an end offset at or after it. Bronze commits a batch before its facts
-   * row, so either way bronze holds every change up to {@code stamp}.
-   */
-  private boolean streamRead(String s, String stamp, ControlRows.BronzeVerdict verdict, TableRef facts,
-      boolean factsExist) {
-    if (!Lsns.after(stamp, s) || (verdict.endLsn() != null && !Lsns.after(stamp, verdict.endLsn()))) {
-      return true;
-    }
-    if (!factsExist) {
-      return false;
-    }
-    Dataset<Row> all = DeltaTables.read(spark, facts);
-    List<String> have = java.util.Arrays.asList(all.columns());
-    if (!have.contains(FactsColumn.END_LSN.column()) || !have.contains(FactsColumn.EVENT.column())) {
-      return false;
-    }
-    return !all.where(col(FactsColumn.TARGET.column()).equalTo(args.bronze().text())
-            .and(col(FactsColumn.EVENT.column()).isNull())
-            .and(col(FactsColumn.END_LSN.column()).geq(lit(stamp))))
-        .select(FactsColumn.END_LSN.column()).limit(1).collectAsList().isEmpty();
-  }
-
   /** The commit time of snapshot {@code s} from its facts row (an emptied table's snapshot has no bronze row). */
   private LocalDateTime snapshotTime(TableRef facts, boolean factsExist, String s) {
     if (factsExist) {
       List<Row> rows = DeltaTables.read(spark, facts)
           .where(col(FactsColumn.TARGET.column()).equalTo(args.bronze().text())
               .and(col(FactsColumn.MAX_LSN.column()).equalTo(s))
+              .and(col(FactsColumn.EVENT.column()).isin(SnapshotFacts.BOOTSTRAP, SnapshotFacts.RESNAPSHOT,
+                  SnapshotFacts.SNAPSHOT_OPEN))
               .and(col(FactsColumn.END_COMMIT_TS.column()).isNotNull()))
           .select(FactsColumn.END_COMMIT_TS.column()).limit(1).collectAsList();
       if (!rows.isEmpty()) {
