@@ -555,7 +555,7 @@ final class CrashCase {
       }
       return;
     }
-    // A chunked snapshot: the history waits while it is open and until the stream has read to its last wave's stamp
+    // A chunked snapshot: the history waits while it is open and until the stream has read past its waves
     // (docs/HISTORY.md), so its position may trail silver's, never lead it; it starts at the first snapshot it applies.
     if (v.appliedLsn().isPresent() && v.appliedLsn().get().compareTo(r.appliedLsn().get()) > 0) {
       throw new AssertionError("the history's position " + v.appliedLsn() + " is past silver's " + r.appliedLsn());

@@ -37,8 +37,8 @@ record HistoryPlan(SilverPosition position, String snapshot, boolean applySnapsh
   }
 
   /**
-   * This plan without its snapshot: the chunked snapshot it would apply waits (the stream has not read every
-   * change up to its waves' stamps), and the changes after it wait with it.
+   * This plan without its snapshot: the chunked snapshot it would apply waits (bronze does not hold yet every
+   * change its chunk rows may show, {@link StreamProgress}), and the changes after it wait with it.
    */
   HistoryPlan waitingFor() {
     // A later open snapshot's bound, if any, is above this one (decide): the snapshot is the lower bound.

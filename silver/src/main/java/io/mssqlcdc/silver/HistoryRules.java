@@ -37,8 +37,8 @@ final class HistoryRules implements Serializable {
 
   /**
    * A snapshot the call applies: its LSN and commit time (UTC), and whether it was read in chunks (waves) beside the
-   * stream: then its rows (operation 0) are each its key's state at its wave's stamp L, at or after the snapshot's
-   * LSN, not at it ({@link #atSnapshot}).
+   * stream: then its rows (operation 0) are each its key's state when its wave read it (from its stamp L, at or after
+   * the snapshot's LSN, on), not at that LSN ({@link #atSnapshot}).
    */
   record Snapshot(String lsn, LocalDateTime commitTs, boolean chunked) implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -160,13 +160,13 @@ final class HistoryRules implements Serializable {
 
   /**
    * The key's rows with its chunk rows replaced by its state at the chunked snapshot's LSN S (docs/HISTORY.md,
-   * "Chunked snapshots"): a chunk row is the key's state at its wave's stamp L >= S, so a key changed after S may
-   * show there what a change after S made. Its state at S is what its first change after S found: a delete's (1) or
-   * an update's before image (3) is the row at S; an insert (2), or the after image of an update that moved the row
-   * to this key from another (4 without its 3), finds the key absent. A key with no change after S among the call's
-   * rows has its chunk row (the caller applies the snapshot only once the stream has read every change up to the
-   * waves' stamps; a key whose change after S an earlier call applied is at or below its watermark and skips the
-   * snapshot anyway); none: absent.
+   * "Chunked snapshots"): a chunk row is the key's state when its wave read it (at or after S), so a key changed
+   * after S may show there what a change after S made. Its state at S is what its first change after S found: a
+   * delete's (1) or an update's before image (3) is the row at S; an insert (2), or the after image of an update
+   * that moved the row to this key from another (4 without its 3), finds the key absent. A key with no change after
+   * S among the call's rows has its chunk row (the caller applies the snapshot only once bronze holds every change
+   * its chunk rows may show, {@link StreamProgress}; a key whose change after S an earlier call applied is at or
+   * below its watermark and skips the snapshot anyway); none: absent.
    */
   static List<Change> atSnapshot(List<Change> changes, Snapshot snapshot) {
     List<Change> out = new ArrayList<>();

@@ -85,9 +85,11 @@ final class HistoryRun {
     }
     boolean factsExist = facts != null && DeltaTables.exists(spark, facts);
     SnapshotFacts seen = factsExist ? SnapshotFacts.read(spark, facts, bronze.text()) : SnapshotFacts.NONE;
-    // A chunked snapshot not applied yet: how far the stream has read, and how far each snapshot's waves saw, read
-    // before bronze is pinned (a batch the facts show is then in the pinned bronze).
-    boolean chunkedPending = seen.openLsn() != null && Lsns.after(seen.openLsn(), position.snapshotLsn());
+    // A completed chunked snapshot not applied yet: how far the stream has read, and how far each snapshot's waves
+    // saw, read before bronze is pinned (a batch the facts show is then in the pinned bronze). Not while the snapshot
+    // is still open: nothing could be applied.
+    boolean chunkedPending = seen.openLsn() != null && Lsns.after(seen.openLsn(), position.snapshotLsn())
+        && Lsns.after(seen.newest(), position.snapshotLsn());
     StreamProgress progress = factsExist && chunkedPending ? StreamProgress.read(spark, facts, bronze.text())
         : StreamProgress.NONE;
 
@@ -133,10 +135,10 @@ final class HistoryRun {
     }
     boolean chunks = plan.applySnapshot() && stats.getLong(2) > 0;
     if (chunks && !progress.hasRead(plan.snapshot(), stats.getString(5), first.bronze().endLsn())) {
-      // A chunked snapshot's rows are its keys' states at its waves' stamps; the state at S is known once every
-      // change up to the last stamp is in bronze (HistoryRules.atSnapshot).
-      LOG.info("ApplyHistory {}: chunked snapshot {} waits until the stream has read to its last wave's stamp {}",
-          history, plan.snapshot(), stats.getString(5));
+      // A chunked snapshot's rows are its keys' states when their waves read them; the state at S is known once
+      // bronze holds every change they may show (HistoryRules.atSnapshot).
+      LOG.info("ApplyHistory {}: chunked snapshot {} waits until the stream has read past its waves (newest stamp"
+          + " {})", history, plan.snapshot(), stats.getString(5));
       plan = plan.waitingFor();
       stats = stats(pinned, base(plan, op, lsn, snapshotId), lit(false), chunkProbe, ours, op, lsn, chunked,
           snapshotId);
@@ -218,11 +220,12 @@ final class HistoryRun {
   private static Row stats(Dataset<Row> pinned, Column base, Column probe, Column chunkProbe, Column ours, Column op,
       Column lsn, Column chunked, Column snapshotId) {
     Column mine = base.and(ours);
+    Column chunkRows = mine.and(op.equalTo(0)).and(chunked);
     return pinned.where(base.or(probe).or(chunkProbe)).agg(
         max(when(base.and(not(ours)), col(CdcColumns.CAPTURE_INSTANCE))),
-        max(when(mine.and(op.notEqual(0)), lsn)), count(when(mine.and(op.equalTo(0)).and(chunked), lit(1))),
+        max(when(mine.and(op.notEqual(0)), lsn)), count(when(chunkRows, lit(1))),
         max(when(mine.and(op.equalTo(0)), col(CdcColumns.COMMIT_TS))), max(when(probe, snapshotId)),
-        max(when(mine.and(op.equalTo(0)).and(chunked), lsn)), count(when(chunkProbe, lit(1)))).first();
+        max(when(chunkRows, lsn)), count(when(chunkProbe, lit(1)))).first();
   }
 
   /** The commit time of snapshot {@code s} from its facts row (an emptied table's snapshot has no bronze row). */
