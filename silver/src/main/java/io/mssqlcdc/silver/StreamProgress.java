@@ -3,6 +3,7 @@ package io.mssqlcdc.silver;
 import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.get_json_object;
+import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.max;
 import static org.apache.spark.sql.functions.when;
 
@@ -11,8 +12,10 @@ import io.mssqlcdc.sink.tables.DeltaTables;
 import io.mssqlcdc.sink.tables.TableRef;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -26,14 +29,23 @@ import org.apache.spark.sql.SparkSession;
  * waves' stamps (in bronze) and of the highs their {@code snapshot_chunk} facts rows record (the source's max LSN
  * after each read).
  *
- * @param streamEnd the greatest end offset of the stream's micro-batch facts rows (no event) for bronze; null when
- *     none
+ * <p>Only the stream generation that started at S can show that bronze holds the changes between S and the bound:
+ * a later generation starts at a later snapshot, after changes it never read (a purge ended the one before). S's
+ * generation is the app id of its {@code snapshot_open} row (the sink id the stream of that generation writes its
+ * batch rows under, docs/decisions/0005).
+ *
+ * @param ends per app id, the greatest end offset of its micro-batch facts rows (no event) for bronze
  * @param highs per snapshot LSN, the greatest {@code max_lsn} of its {@code snapshot_chunk} facts rows
+ * @param opens per snapshot LSN, the app ids of its {@code snapshot_open} rows
  */
-record StreamProgress(String streamEnd, Map<String, String> highs) {
-  static final StreamProgress NONE = new StreamProgress(null, Map.of());
+record StreamProgress(Map<String, String> ends, Map<String, String> highs, Map<String, Set<String>> opens) {
+  static final StreamProgress NONE = new StreamProgress(Map.of(), Map.of(), Map.of());
 
-  /** One read of the facts' batch rows and chunk rows for {@code bronze}. */
+  private static final String BATCH = "b";
+  private static final String CHUNK = "c";
+  private static final String OPEN = "o";
+
+  /** One read of the facts' batch, chunk and open rows for {@code bronze}. */
   static StreamProgress read(SparkSession spark, TableRef facts, String bronze) {
     Dataset<Row> all = DeltaTables.read(spark, facts);
     List<String> have = Arrays.asList(all.columns());
@@ -43,35 +55,73 @@ record StreamProgress(String streamEnd, Map<String, String> highs) {
     }
     Column event = col(FactsColumn.EVENT.column());
     Column chunk = event.equalTo(SnapshotFacts.SNAPSHOT_CHUNK);
-    List<Row> rows = all.where(col(FactsColumn.TARGET.column()).equalTo(bronze).and(event.isNull().or(chunk)))
-        .select(when(chunk, get_json_object(col(FactsColumn.DETAIL.column()), "$.snapshot")).as("s"),
-            when(event.isNull(), coalesce(col(FactsColumn.END_LSN.column()), col(FactsColumn.MAX_LSN.column())))
-                .otherwise(col(FactsColumn.MAX_LSN.column())).as("lsn"))
-        .groupBy("s").agg(max("lsn")).collectAsList();
-    String end = null;
+    Column open = event.equalTo(SnapshotFacts.SNAPSHOT_OPEN);
+    Column maxLsn = col(FactsColumn.MAX_LSN.column());
+    Column appId = col(FactsColumn.APP_ID.column());
+    List<Row> rows = all.where(col(FactsColumn.TARGET.column()).equalTo(bronze).and(event.isNull().or(chunk).or(open)))
+        .select(when(event.isNull(), lit(BATCH)).when(chunk, lit(CHUNK)).otherwise(lit(OPEN)).as("kind"),
+            when(chunk, get_json_object(col(FactsColumn.DETAIL.column()), "$.snapshot"))
+                .when(open, maxLsn).as("s"),
+            when(chunk, lit(null).cast("string")).otherwise(appId).as("app"),
+            when(event.isNull(), coalesce(col(FactsColumn.END_LSN.column()), maxLsn)).otherwise(maxLsn).as("lsn"))
+        .groupBy("kind", "s", "app").agg(max("lsn")).collectAsList();
+    Map<String, String> ends = new HashMap<>();
     Map<String, String> highs = new HashMap<>();
+    Map<String, Set<String>> opens = new HashMap<>();
     for (Row r : rows) {
-      String lsn = r.isNullAt(1) ? null : r.getString(1);
-      if (r.isNullAt(0)) {
-        end = Lsns.max(end, lsn);
-      } else if (lsn != null) {
-        highs.put(r.getString(0), lsn);
+      String s = r.isNullAt(1) ? null : r.getString(1);
+      String app = r.isNullAt(2) ? null : r.getString(2);
+      String lsn = r.isNullAt(3) ? null : r.getString(3);
+      switch (r.getString(0)) {
+        case BATCH -> {
+          if (app != null && lsn != null) {
+            ends.merge(app, lsn, Lsns::max);
+          }
+        }
+        case CHUNK -> {
+          if (s != null && lsn != null) {
+            highs.merge(s, lsn, Lsns::max);
+          }
+        }
+        default -> {
+          if (s != null && app != null) {
+            opens.computeIfAbsent(s, k -> new HashSet<>()).add(app);
+          }
+        }
       }
     }
-    return new StreamProgress(end, Map.copyOf(highs));
+    Map<String, Set<String>> frozen = new HashMap<>();
+    opens.forEach((k, v) -> frozen.put(k, Set.copyOf(v)));
+    return new StreamProgress(Map.copyOf(ends), Map.copyOf(highs), Map.copyOf(frozen));
   }
 
   /**
    * Whether bronze (pinned after this was read) holds every change up to what chunked snapshot {@code s}'s rows may
    * reflect: the newest of {@code stamp} (its chunk rows' newest {@code _start_lsn}) and its waves' highs. Nothing
-   * to wait for when that is S itself; else bronze's verdict {@code verdictEnd} (read before the pin) or the
-   * stream's end offset must reach it.
+   * to wait for when that is S itself. Else the batches of S's own generation (the app ids of its
+   * {@code snapshot_open} rows) must reach it, or bronze's verdict {@code verdictEnd} (read before the pin) when no
+   * other generation's batches read past S: a later generation's progress, in the facts or in the verdict, says
+   * nothing of the changes S's generation missed. Facts whose open rows name no app id (none found for S) count
+   * every batch row, as before generations were told apart.
    */
   boolean hasRead(String s, String stamp, String verdictEnd) {
     String need = Lsns.max(stamp, highs.get(s));
     if (!Lsns.after(need, s)) {
       return true;
     }
-    return !Lsns.after(need, verdictEnd) || !Lsns.after(need, streamEnd);
+    Set<String> own = opens.getOrDefault(s, Set.of());
+    String ownEnd = null;
+    boolean laterGeneration = false;
+    for (Map.Entry<String, String> e : ends.entrySet()) {
+      if (own.isEmpty() || own.contains(e.getKey())) {
+        ownEnd = Lsns.max(ownEnd, e.getValue());
+      } else if (Lsns.after(e.getValue(), s)) {
+        laterGeneration = true;
+      }
+    }
+    if (!Lsns.after(need, ownEnd)) {
+      return true;
+    }
+    return !laterGeneration && !Lsns.after(need, verdictEnd);
   }
 }
