@@ -166,8 +166,10 @@ final class HistoryRun {
       // The control table's state, which the position's UPDATE asks first, computed beside the MERGE (StateWarmup).
       warmup = StateWarmup.start(spark, control, "ApplyHistory " + history.text()
           + ": position: the control table's state, ahead");
-      Dataset<Row> mine = read.where(ours).withColumn(CdcColumns.START_LSN, when(op.equalTo(0), snapshotId)
-          .otherwise(lsn));
+      // A whole snapshot's rows at its LSN; a chunk row keeps its wave's stamp (HistoryRules.atSnapshot takes the
+      // earliest read of a key).
+      Dataset<Row> mine = read.where(ours).withColumn(CdcColumns.START_LSN, when(op.equalTo(0).and(not(chunked)),
+          snapshotId).otherwise(lsn));
       Dataset<Row> versions = HistoryVersions.compute(mine, DeltaTables.read(spark, history), columns,
           new HistoryRules(tracked, storeDeletes), snapshot);
       // A first call (no position recorded) into a history that holds no row yet: insert only (FirstMerge).

@@ -133,9 +133,14 @@ class HistoryRulesTest {
     assertThat(ALL.apply(later, lsn(60), List.of(), s)).isEmpty();
   }
 
-  /** A chunk row of snapshot S = 50 read at stamp 60: the key's state at 60, labelled S (HistoryRun's relabelling). */
+  /** A chunk row of snapshot S = 50 read at stamp 60: the key's state at 60 (HistoryRun keeps the wave's stamp). */
   private static Change chunk(Object code, String status) {
-    return new Change(lsn(50), at(60), null, null, 0, new Object[] {1, code, status});
+    return chunk(60, code, status);
+  }
+
+  /** A chunk row of snapshot S = 50 read by a wave stamped {@code stamp}. */
+  private static Change chunk(int stamp, Object code, String status) {
+    return new Change(lsn(stamp), at(stamp), null, null, 0, new Object[] {1, code, status});
   }
 
   @Test
@@ -180,6 +185,31 @@ class HistoryRulesTest {
     // A key an earlier call took past S (its watermark): the snapshot is behind it.
     Version later = new Version(new Object[] {1, 10, "late"}, lsn(58), at(58), null, null, false, false);
     assertThat(ALL.apply(later, lsn(58), List.of(chunk(10, "late")), s)).isEmpty();
+  }
+
+  @Test
+  void ofSeveralChunkRowsOfAKeyTheOneReadEarliestIsItsStateAtTheSnapshot() {
+    Snapshot s = new Snapshot(lsn(50), at(50), true);
+    // Overlapping chunks read by waves stamped 60 and 70 (they differ only when bronze lacks a change between them,
+    // the first known limit): the wave closest to S, whatever the rows' order.
+    Change early = chunk(60, 10, "new");
+    Change late = chunk(70, 10, "paid");
+    for (List<Change> rows : List.of(List.of(late, early), List.of(early, late))) {
+      List<Version> vs = ALL.apply(null, null, rows, s);
+      assertThat(show(vs)).as("%s", rows).isEqualTo("[1, 10, new] [0x00000000000000000032, null)");
+      assertThat(vs.get(0).validFrom).isEqualTo(at(50));
+    }
+    // Two rows of one wave (the same stamp): the image first as text, whatever the order.
+    Change a = chunk(60, 10, "a");
+    Change b = chunk(60, 10, "b");
+    for (List<Change> rows : List.of(List.of(b, a), List.of(a, b))) {
+      assertThat(show(ALL.apply(null, null, rows, s))).as("%s", rows)
+          .isEqualTo("[1, 10, a] [0x00000000000000000032, null)");
+    }
+    // A change after S still decides over every chunk row.
+    assertThat(show(ALL.apply(null, null, List.of(late, c(55, 1, 3, 10, "old"), c(55, 1, 4, 10, "new"), early), s)))
+        .isEqualTo("[1, 10, old] [0x00000000000000000032, 0x00000000000000000037); "
+            + "[1, 10, new] [0x00000000000000000037, null)");
   }
 
   @Test
