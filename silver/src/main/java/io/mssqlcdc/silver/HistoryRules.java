@@ -177,6 +177,8 @@ final class HistoryRules implements Serializable {
    * below its watermark and skips the snapshot anyway); none: absent. Of several chunk rows of the key (overlapping
    * chunks), the one with the lowest stamp, read closest to S; of those with the same stamp (one wave), the one whose
    * image comes first as text ({@link Arrays#deepToString}), so that the choice does not depend on the rows' order.
+   * A chunked snapshot without any chunk row (its waves read an emptied table) is taken the same way: a key's state
+   * at S is its first change's before image, else absent.
    */
   static List<Change> atSnapshot(List<Change> changes, Snapshot snapshot) {
     List<Change> out = new ArrayList<>();

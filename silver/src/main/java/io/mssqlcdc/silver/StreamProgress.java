@@ -62,13 +62,21 @@ record StreamProgress(String streamEnd, Map<String, String> highs) {
   }
 
   /**
+   * What chunked snapshot {@code s}'s rows may reflect: the newest of {@code stamp} (its chunk rows' newest
+   * {@code _start_lsn}; null when bronze holds none, the table was empty when the waves read it) and the highs of
+   * its waves' {@code snapshot_chunk} facts rows (written for every chunk, an empty one too).
+   */
+  String bound(String s, String stamp) {
+    return Lsns.max(stamp, highs.get(s));
+  }
+
+  /**
    * Whether bronze (pinned after this was read) holds every change up to what chunked snapshot {@code s}'s rows may
-   * reflect: the newest of {@code stamp} (its chunk rows' newest {@code _start_lsn}) and its waves' highs. Nothing
-   * to wait for when that is S itself; else bronze's verdict {@code verdictEnd} (read before the pin) or the
-   * stream's end offset must reach it.
+   * reflect ({@link #bound}). Nothing to wait for when that is S itself (or unknown); else bronze's verdict
+   * {@code verdictEnd} (read before the pin) or the stream's end offset must reach it.
    */
   boolean hasRead(String s, String stamp, String verdictEnd) {
-    String need = Lsns.max(stamp, highs.get(s));
+    String need = bound(s, stamp);
     if (!Lsns.after(need, s)) {
       return true;
     }

@@ -8,6 +8,7 @@ import io.mssqlcdc.silver.HistoryRules.Version;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The version rules of one key (docs/HISTORY.md, step 4), without Spark. Images are {@code [id, code, status]}. */
@@ -210,6 +211,48 @@ class HistoryRulesTest {
     assertThat(show(ALL.apply(null, null, List.of(late, c(55, 1, 3, 10, "old"), c(55, 1, 4, 10, "new"), early), s)))
         .isEqualTo("[1, 10, old] [0x00000000000000000032, 0x00000000000000000037); "
             + "[1, 10, new] [0x00000000000000000037, null)");
+  }
+
+  @Test
+  void aChunkedSnapshotWithoutChunkRowsTakesEachKeysStateFromItsFirstChangeAfterIt() {
+    // Its waves read an emptied table: no chunk row at all. Deleted after S: present at S (the delete's image).
+    Snapshot s = new Snapshot(lsn(50), at(50), true);
+    assertThat(show(ALL.apply(null, null, List.of(c(55, 1, 1, 10, "new")), s)))
+        .isEqualTo("[1, 10, new] [0x00000000000000000032, 0x00000000000000000037)");
+    // A re-snapshot: the current version differs from that image: closed at S with a gap, the delete closes S's.
+    Version current = new Version(new Object[] {1, 10, "old"}, lsn(2), at(2), null, null, false, false);
+    assertThat(show(ALL.apply(current, lsn(2), List.of(c(55, 1, 1, 10, "new")), s)))
+        .isEqualTo("[1, 10, old] [0x00000000000000000002, 0x00000000000000000032) gap; "
+            + "[1, 10, new] [0x00000000000000000032, 0x00000000000000000037)");
+    // Equal to it: closed at the delete, no gap.
+    Version same = new Version(new Object[] {1, 10, "new"}, lsn(2), at(2), null, null, false, false);
+    assertThat(show(ALL.apply(same, lsn(2), List.of(c(55, 1, 1, 10, "new")), s)))
+        .isEqualTo("[1, 10, new] [0x00000000000000000002, 0x00000000000000000037)");
+    // Inserted after S, or unchanged and not read: absent at S.
+    assertThat(show(ALL.apply(null, null, List.of(c(55, 1, 2, 10, "late")), s)))
+        .isEqualTo("[1, 10, late] [0x00000000000000000037, null)");
+    Version gone = new Version(new Object[] {1, 10, "old"}, lsn(2), at(2), null, null, false, false);
+    assertThat(show(ALL.apply(gone, lsn(2), List.of(), s)))
+        .isEqualTo("[1, 10, old] [0x00000000000000000002, 0x00000000000000000032) gap");
+    // Taken as a whole snapshot instead (what HistoryRun did before issue 31), the deleted key is closed at S with a
+    // gap: which of the two applies is HistoryRun's decision, from the facts (SnapshotFacts.openedChunked).
+    Version whole = new Version(new Object[] {1, 10, "old"}, lsn(2), at(2), null, null, false, false);
+    assertThat(show(ALL.apply(whole, lsn(2), List.of(c(55, 1, 1, 10, "new")), new Snapshot(lsn(50), at(50)))))
+        .isEqualTo("[1, 10, old] [0x00000000000000000002, 0x00000000000000000032) gap");
+  }
+
+  @Test
+  void aChunkedSnapshotWithoutChunkRowsWaitsForTheHighsOfItsWaves() {
+    // No chunk row in bronze (no stamp): the highs its snapshot_chunk facts rows record (one per chunk, empty too).
+    StreamProgress behind = new StreamProgress(lsn(60), Map.of(lsn(50), lsn(64)));
+    assertThat(behind.bound(lsn(50), null)).isEqualTo(lsn(64));
+    assertThat(behind.hasRead(lsn(50), null, null)).isFalse();
+    assertThat(behind.hasRead(lsn(50), null, lsn(64))).as("bronze's verdict reached it").isTrue();
+    assertThat(new StreamProgress(lsn(64), Map.of(lsn(50), lsn(64))).hasRead(lsn(50), null, null)).isTrue();
+    // A wave that saw nothing newer than S: nothing to wait for.
+    assertThat(new StreamProgress(null, Map.of(lsn(50), lsn(50))).hasRead(lsn(50), null, null)).isTrue();
+    // Chunk rows too: the newest of their stamps and the highs.
+    assertThat(behind.bound(lsn(50), lsn(66))).isEqualTo(lsn(66));
   }
 
   @Test
