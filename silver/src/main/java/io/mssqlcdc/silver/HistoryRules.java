@@ -24,7 +24,10 @@ final class HistoryRules implements Serializable {
   /** The operation of a key that a snapshot applied by the call does not hold ("absent at S"). */
   static final int ABSENT_FROM_SNAPSHOT = -1;
 
-  /** One bronze row of the key: its transaction, order within it, operation and image (captured columns). */
+  /**
+   * One bronze row of the key: its transaction, order within it, operation and image (captured columns). A snapshot
+   * row (operation 0) has the snapshot's LSN as {@code lsn}, or, when the snapshot is chunked, its wave's stamp.
+   */
   record Change(String lsn, LocalDateTime commitTs, Integer commandId, String seqval, int operation, Object[] values) {
     boolean present() {
       return operation == 0 || operation == 2 || operation == 4;
@@ -83,6 +86,10 @@ final class HistoryRules implements Serializable {
       .thenComparing(Change::seqval, NULLS_FIRST)
       .thenComparingInt(Change::operation);
 
+  /** Chunk rows of one key: the lowest wave stamp first, then (one wave) the image's text. */
+  private static final Comparator<Change> EARLIEST_READ = Comparator.comparing(Change::lsn)
+      .thenComparing(c -> Arrays.deepToString(c.values()));
+
   private final boolean[] tracked;
   private final boolean storeDeletes;
 
@@ -100,7 +107,8 @@ final class HistoryRules implements Serializable {
    *
    * @param current the key's current version in the history ({@code validTo} null); null when none
    * @param watermark the greatest {@code __from_lsn}/{@code __to_lsn} of the key's rows; null when it has none
-   * @param changes the call's bronze rows of the key (any order), snapshot rows as operation 0
+   * @param changes the call's bronze rows of the key (any order), snapshot rows as operation 0 (a chunked
+   *     snapshot's at their waves' stamps)
    * @param snapshot the snapshot the call applies; null when none. A key without a row of it (and
    *     without a change at its LSN) is absent at it
    * @return the current version when it changed, then the new versions, oldest first
@@ -166,7 +174,11 @@ final class HistoryRules implements Serializable {
    * that moved the row to this key from another (4 without its 3), finds the key absent. A key with no change after
    * S among the call's rows has its chunk row (the caller applies the snapshot only once bronze holds every change
    * its chunk rows may show, {@link StreamProgress}; a key whose change after S an earlier call applied is at or
-   * below its watermark and skips the snapshot anyway); none: absent.
+   * below its watermark and skips the snapshot anyway); none: absent. Of several chunk rows of the key (overlapping
+   * chunks), the one with the lowest stamp, read closest to S; of those with the same stamp (one wave), the one whose
+   * image comes first as text ({@link Arrays#deepToString}), so that the choice does not depend on the rows' order.
+   * A chunked snapshot without any chunk row (its waves read an emptied table) is taken the same way: a key's state
+   * at S is its first change's before image, else absent.
    */
   static List<Change> atSnapshot(List<Change> changes, Snapshot snapshot) {
     List<Change> out = new ArrayList<>();
@@ -174,7 +186,7 @@ final class HistoryRules implements Serializable {
     Change first = null;
     for (Change c : changes) {
       if (c.operation() == 0) {
-        chunk = chunk == null ? c : chunk;
+        chunk = chunk == null || EARLIEST_READ.compare(c, chunk) < 0 ? c : chunk;
         continue;
       }
       out.add(c);

@@ -133,12 +133,15 @@ final class HistoryRun {
       throw SilverErrors.chunksWithoutOpen(bronze.text(), facts.text(),
           SnapshotFacts.targets(spark, facts, SnapshotFacts.SNAPSHOT_OPEN));
     }
-    boolean chunks = plan.applySnapshot() && stats.getLong(2) > 0;
-    if (chunks && !progress.hasRead(plan.snapshot(), stats.getString(5), first.bronze().endLsn())) {
+    // Chunked from the facts, not only from chunk rows: waves that read an emptied table write none, and the state
+    // at S of a key deleted since is still its delete's before image (HistoryRules.atSnapshot), not absent.
+    boolean chunks = plan.applySnapshot() && (stats.getLong(2) > 0 || seen.openedChunked(plan.snapshot()));
+    String stamp = stats.isNullAt(5) ? null : stats.getString(5);
+    if (chunks && !progress.hasRead(plan.snapshot(), stamp, first.bronze().endLsn())) {
       // A chunked snapshot's rows are its keys' states when their waves read them; the state at S is known once
-      // bronze holds every change they may show (HistoryRules.atSnapshot).
-      LOG.info("ApplyHistory {}: chunked snapshot {} waits until the stream has read past its waves (newest stamp"
-          + " {})", history, plan.snapshot(), stats.getString(5));
+      // bronze holds every change they may show (HistoryRules.atSnapshot), with or without chunk rows.
+      LOG.info("ApplyHistory {}: chunked snapshot {} waits until the stream has read past its waves (to {})",
+          history, plan.snapshot(), progress.bound(plan.snapshot(), stamp));
       plan = plan.waitingFor();
       stats = stats(pinned, base(plan, op, lsn, snapshotId), lit(false), chunkProbe, ours, op, lsn, chunked,
           snapshotId);
@@ -166,8 +169,10 @@ final class HistoryRun {
       // The control table's state, which the position's UPDATE asks first, computed beside the MERGE (StateWarmup).
       warmup = StateWarmup.start(spark, control, "ApplyHistory " + history.text()
           + ": position: the control table's state, ahead");
-      Dataset<Row> mine = read.where(ours).withColumn(CdcColumns.START_LSN, when(op.equalTo(0), snapshotId)
-          .otherwise(lsn));
+      // A whole snapshot's rows at its LSN; a chunk row keeps its wave's stamp (HistoryRules.atSnapshot takes the
+      // earliest read of a key).
+      Dataset<Row> mine = read.where(ours).withColumn(CdcColumns.START_LSN, when(op.equalTo(0).and(not(chunked)),
+          snapshotId).otherwise(lsn));
       Dataset<Row> versions = HistoryVersions.compute(mine, DeltaTables.read(spark, history), columns,
           new HistoryRules(tracked, storeDeletes), snapshot);
       // A first call (no position recorded) into a history that holds no row yet: insert only (FirstMerge).

@@ -39,8 +39,8 @@ final class HistoryVersions {
   /**
    * The version rows to MERGE.
    *
-   * @param changes the call's bronze rows of this table (changes and the applied snapshot's rows, these with the
-   *     snapshot's LSN as {@code _start_lsn})
+   * @param changes the call's bronze rows of this table (changes and the applied snapshot's rows: a whole
+   *     snapshot's with the snapshot's LSN as {@code _start_lsn}, a chunked one's with their wave's stamp)
    * @param history the history table as it is (it exists)
    * @param columns bronze's columns (keys resolved)
    * @param rules the version rules

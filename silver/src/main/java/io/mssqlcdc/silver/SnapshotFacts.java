@@ -15,9 +15,11 @@ import io.mssqlcdc.sink.tables.TableRef;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -36,13 +38,15 @@ import org.apache.spark.sql.SparkSession;
  * @param hasSnapshotRows whether the facts hold a {@code bootstrap}, {@code resnapshot} or
  *     {@code snapshot_open} row for bronze
  * @param openLsn the newest chunked {@code snapshot_open} row's LSN S (any generation); null when none
+ * @param chunkedOpens the LSNs of every chunked {@code snapshot_open} row (any generation; {@code openLsn} is the
+ *     greatest): a snapshot at one of them was read in waves, even when they wrote no row ({@link #openedChunked})
  * @param openKeys the key columns that snapshot's chunks are cut on (its detail's {@code keys}); null
  *     when it names none
  * @param chunks when {@code openLsn} is newer than {@code newest}: the chunks its
  *     {@code snapshot_chunk} rows announce, by index; else empty
  */
-record SnapshotFacts(String newest, boolean hasSnapshotRows, String openLsn, List<String> openKeys,
-    Map<Integer, Chunk> chunks) {
+record SnapshotFacts(String newest, boolean hasSnapshotRows, String openLsn, Set<String> chunkedOpens,
+    List<String> openKeys, Map<Integer, Chunk> chunks) {
 
   static final String BOOTSTRAP = "bootstrap";
   static final String RESNAPSHOT = "resnapshot";
@@ -52,7 +56,22 @@ record SnapshotFacts(String newest, boolean hasSnapshotRows, String openLsn, Lis
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** No facts table (or none given). */
-  static final SnapshotFacts NONE = new SnapshotFacts(null, false, null, null, Map.of());
+  static final SnapshotFacts NONE = new SnapshotFacts(null, false, null, Set.of(), null, Map.of());
+
+  /** Immutable: one answer is shared by every caller of the cached read. */
+  SnapshotFacts {
+    chunkedOpens = Set.copyOf(chunkedOpens);
+    chunks = Map.copyOf(chunks);
+  }
+
+  /**
+   * Whether the snapshot at {@code lsn} was opened chunked (a {@code snapshot_open} row not of mode {@code full}):
+   * its rows are its waves' chunk rows, of which there may be none (the table was empty when they read it), and
+   * {@code lsn} need not be {@link #openLsn} (a later snapshot may have opened since).
+   */
+  boolean openedChunked(String lsn) {
+    return lsn != null && chunkedOpens.contains(lsn);
+  }
 
   /**
    * What {@link #read} found in this JVM, by facts table and bronze, with the facts version taken before that read
@@ -119,6 +138,7 @@ record SnapshotFacts(String newest, boolean hasSnapshotRows, String openLsn, Lis
     String newest = null;
     String openLsn = null;
     String detail = null;
+    Set<String> opens = new HashSet<>();
     for (Row e : events) {
       String lsn = e.isNullAt(1) ? null : e.getString(1);
       if (lsn == null) {
@@ -126,21 +146,24 @@ record SnapshotFacts(String newest, boolean hasSnapshotRows, String openLsn, Lis
       }
       if (e.getBoolean(0)) {
         newest = Lsns.max(newest, lsn);
-      } else if (!e.isNullAt(2) && e.getBoolean(2) && Lsns.after(lsn, openLsn)) {
-        openLsn = lsn;
-        detail = e.isNullAt(3) ? null : e.getString(3);
+      } else if (!e.isNullAt(2) && e.getBoolean(2)) {
+        opens.add(lsn);
+        if (Lsns.after(lsn, openLsn)) {
+          openLsn = lsn;
+          detail = e.isNullAt(3) ? null : e.getString(3);
+        }
       }
     }
     boolean hasSnapshotRows = !events.isEmpty();
     if (openLsn == null) {
-      return new SnapshotFacts(newest, hasSnapshotRows, null, null, Map.of());
+      return new SnapshotFacts(newest, hasSnapshotRows, null, Set.of(), null, Map.of());
     }
     List<String> keys = openKeys(detail);
     Map<Integer, Chunk> chunks = Map.of();
     if (Lsns.after(openLsn, newest)) {
-      chunks = Map.copyOf(chunks(mine, openLsn)); // shared by every caller of the cached answer
+      chunks = chunks(mine, openLsn);
     }
-    return new SnapshotFacts(newest, hasSnapshotRows, openLsn, keys, chunks);
+    return new SnapshotFacts(newest, hasSnapshotRows, openLsn, opens, keys, chunks);
   }
 
   /** The chunks of snapshot {@code s} its {@code snapshot_chunk} rows announce (a duplicate index: the last wins). */

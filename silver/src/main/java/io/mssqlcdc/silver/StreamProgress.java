@@ -96,16 +96,24 @@ record StreamProgress(Map<String, String> ends, Map<String, String> highs, Map<S
   }
 
   /**
+   * What chunked snapshot {@code s}'s rows may reflect: the newest of {@code stamp} (its chunk rows' newest
+   * {@code _start_lsn}; null when bronze holds none, the table was empty when the waves read it) and the highs of
+   * its waves' {@code snapshot_chunk} facts rows (written for every chunk, an empty one too).
+   */
+  String bound(String s, String stamp) {
+    return Lsns.max(stamp, highs.get(s));
+  }
+
+  /**
    * Whether bronze (pinned after this was read) holds every change up to what chunked snapshot {@code s}'s rows may
-   * reflect: the newest of {@code stamp} (its chunk rows' newest {@code _start_lsn}) and its waves' highs. Nothing
-   * to wait for when that is S itself. Else the batches of S's own generation (the app ids of its
-   * {@code snapshot_open} rows) must reach it, or bronze's verdict {@code verdictEnd} (read before the pin) when no
-   * other generation's batches read past S: a later generation's progress, in the facts or in the verdict, says
-   * nothing of the changes S's generation missed. Facts whose open rows name no app id (none found for S) count
-   * every batch row, as before generations were told apart.
+   * reflect ({@link #bound}). Nothing to wait for when that is S itself (or unknown). Else the batches of S's own
+   * generation (the app ids of its {@code snapshot_open} rows) must reach it, or bronze's verdict {@code verdictEnd}
+   * (read before the pin) when no other generation's batches read past S: a later generation's progress, in the
+   * facts or in the verdict, says nothing of the changes S's generation missed. Facts whose open rows name no app id
+   * (none found for S) count every batch row, as before generations were told apart.
    */
   boolean hasRead(String s, String stamp, String verdictEnd) {
-    String need = Lsns.max(stamp, highs.get(s));
+    String need = bound(s, stamp);
     if (!Lsns.after(need, s)) {
       return true;
     }

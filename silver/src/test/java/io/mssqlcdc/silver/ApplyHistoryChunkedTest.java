@@ -1,12 +1,17 @@
 package io.mssqlcdc.silver;
 
+import static io.mssqlcdc.fake.FakeRows.key;
+import static io.mssqlcdc.fake.FakeRows.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mssqlcdc.connector.CdcColumns;
+import io.mssqlcdc.lsn.Lsn;
 import io.mssqlcdc.silver.ApplyHistoryRandomTest.Commit;
 import io.mssqlcdc.sink.pipeline.BackfillStatus;
 import io.mssqlcdc.sink.pipeline.CdcStream;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
  * writer, docs/HISTORY.md "Chunked snapshots"): the history waits while the snapshot is open and while the
  * stream has not read to its last wave's stamp, then starts at S with each key's state at S (not at its
  * wave's stamp), and a point-in-time query equals {@link Workload}'s model as of S and every commit after it,
- * keyed by the primary key and by {@code code}, with crashes after the MERGE.
+ * keyed by the primary key and by {@code code}, with crashes after the MERGE. A chunked bootstrap whose waves
+ * read an emptied table (no chunk row) waits for the stream the same way, and keys deleted after S are
+ * present at S, from their deletes' images.
  */
 @Tag("slow")
 @Tag("spark")
@@ -111,5 +118,56 @@ class ApplyHistoryChunkedTest {
     assertThat(SilverFixture.version(byId)).as("a rerun writes nothing").isEqualTo(version);
     Map<String, Object> ctl = f.controlRow(byId);
     assertThat(ctl.get("applied_lsn")).isEqualTo(commits.get(commits.size() - 1).lsn().hex());
+  }
+
+  /** ApplyHistory into {@code h}, keyed by {@code order_id}. */
+  private static ApplyHistory.Builder byId(SilverFixture f, String h) {
+    return ApplyHistoryRandomTest.call(f, h, null);
+  }
+
+  @Test
+  void aChunkedSnapshotWhoseWavesReadAnEmptiedTableTakesAKeyDeletedAfterItFromItsDelete() throws Exception {
+    SilverFixture f = new SilverFixture(tmp);
+    Workload.createTable(f.db);
+    String h = f.silver("history");
+    LocalDateTime t = LocalDateTime.of(2026, 3, 1, 10, 0);
+    f.db.commitAt(t, tx -> tx.insert("orders", row("order_id", 1, "code", 10, "status", "new")));
+    CdcStream.Builder stream = f.stream("dbo_orders").snapshot("chunked");
+    f.await(stream.bootstrap(true).toDelta()); // opens S: the table holds key 1
+    Lsn in2 = f.db.commitAt(t.plusSeconds(10), tx -> tx.insert("orders", row("order_id", 2, "code", 20, "status",
+        "x")));
+    f.await(stream.toDelta());
+    // Both deleted after S, before the waves read: they find the table empty and write no chunk row.
+    Lsn gone = f.db.commitAt(t.plusSeconds(20), tx -> tx.delete("orders", key(1)).delete("orders", key(2)));
+    BackfillStatus st = f.stream("dbo_orders").backfill().chunkRows(3).run();
+    assertThat(st.state()).isEqualTo("done");
+    String s = st.snapshot();
+    assertThat(SilverFixture.SPARK.read().format("delta").load(f.bronze).where(CdcColumns.OPERATION + " = 0").count())
+        .as("chunk rows").isZero();
+    // The stream has not read the delete the waves saw past: the state at S is not known yet.
+    byId(f, h).run();
+    assertThat(f.controlRow(h).getOrDefault("snapshot_lsn", "null")).as("waits for the stream").isEqualTo("null");
+
+    f.await(stream.toDelta());
+    Lsn in3 = f.db.commitAt(t.plusSeconds(30), tx -> tx.insert("orders", row("order_id", 3, "code", 30, "status",
+        "y")));
+    Lsn gone3 = f.db.commitAt(t.plusSeconds(40), tx -> tx.delete("orders", key(3)));
+    f.await(stream.toDelta());
+    assertThat(byId(f, h).run().rebuilt()).as("the snapshot applied").isTrue();
+    assertThat(f.controlRow(h).get("snapshot_lsn")).isEqualTo(s);
+
+    List<Row> rows = ApplyHistoryTest.load(h);
+    assertThat(ApplyHistoryTest.asOf(rows, s)).as("as of S: key 1, from its delete's image")
+        .isEqualTo(Map.of("1", List.of("10", "new")));
+    assertThat(ApplyHistoryTest.asOf(rows, in2.hex())).isEqualTo(Map.of("1", List.of("10", "new"), "2",
+        List.of("20", "x")));
+    assertThat(ApplyHistoryTest.asOf(rows, gone.hex())).isEmpty();
+    assertThat(ApplyHistoryTest.asOf(rows, in3.hex())).isEqualTo(Map.of("3", List.of("30", "y")));
+    assertThat(ApplyHistoryTest.asOf(rows, gone3.hex())).isEmpty();
+    assertThat(rows).as("no gap: the delete's LSN is the end").allSatisfy(r -> assertThat((boolean) r.getAs("__gap"))
+        .isFalse());
+    long version = SilverFixture.version(h);
+    byId(f, h).run();
+    assertThat(SilverFixture.version(h)).as("a rerun writes nothing").isEqualTo(version);
   }
 }

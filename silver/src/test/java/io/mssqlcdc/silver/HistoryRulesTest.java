@@ -8,6 +8,7 @@ import io.mssqlcdc.silver.HistoryRules.Version;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The version rules of one key (docs/HISTORY.md, step 4), without Spark. Images are {@code [id, code, status]}. */
@@ -133,9 +134,14 @@ class HistoryRulesTest {
     assertThat(ALL.apply(later, lsn(60), List.of(), s)).isEmpty();
   }
 
-  /** A chunk row of snapshot S = 50 read at stamp 60: the key's state at 60, labelled S (HistoryRun's relabelling). */
+  /** A chunk row of snapshot S = 50 read at stamp 60: the key's state at 60 (HistoryRun keeps the wave's stamp). */
   private static Change chunk(Object code, String status) {
-    return new Change(lsn(50), at(60), null, null, 0, new Object[] {1, code, status});
+    return chunk(60, code, status);
+  }
+
+  /** A chunk row of snapshot S = 50 read by a wave stamped {@code stamp}. */
+  private static Change chunk(int stamp, Object code, String status) {
+    return new Change(lsn(stamp), at(stamp), null, null, 0, new Object[] {1, code, status});
   }
 
   @Test
@@ -180,6 +186,73 @@ class HistoryRulesTest {
     // A key an earlier call took past S (its watermark): the snapshot is behind it.
     Version later = new Version(new Object[] {1, 10, "late"}, lsn(58), at(58), null, null, false, false);
     assertThat(ALL.apply(later, lsn(58), List.of(chunk(10, "late")), s)).isEmpty();
+  }
+
+  @Test
+  void ofSeveralChunkRowsOfAKeyTheOneReadEarliestIsItsStateAtTheSnapshot() {
+    Snapshot s = new Snapshot(lsn(50), at(50), true);
+    // Overlapping chunks read by waves stamped 60 and 70 (they differ only when bronze lacks a change between them,
+    // the first known limit): the wave closest to S, whatever the rows' order.
+    Change early = chunk(60, 10, "new");
+    Change late = chunk(70, 10, "paid");
+    for (List<Change> rows : List.of(List.of(late, early), List.of(early, late))) {
+      List<Version> vs = ALL.apply(null, null, rows, s);
+      assertThat(show(vs)).as("%s", rows).isEqualTo("[1, 10, new] [0x00000000000000000032, null)");
+      assertThat(vs.get(0).validFrom).isEqualTo(at(50));
+    }
+    // Two rows of one wave (the same stamp): the image first as text, whatever the order.
+    Change a = chunk(60, 10, "a");
+    Change b = chunk(60, 10, "b");
+    for (List<Change> rows : List.of(List.of(b, a), List.of(a, b))) {
+      assertThat(show(ALL.apply(null, null, rows, s))).as("%s", rows)
+          .isEqualTo("[1, 10, a] [0x00000000000000000032, null)");
+    }
+    // A change after S still decides over every chunk row.
+    assertThat(show(ALL.apply(null, null, List.of(late, c(55, 1, 3, 10, "old"), c(55, 1, 4, 10, "new"), early), s)))
+        .isEqualTo("[1, 10, old] [0x00000000000000000032, 0x00000000000000000037); "
+            + "[1, 10, new] [0x00000000000000000037, null)");
+  }
+
+  @Test
+  void aChunkedSnapshotWithoutChunkRowsTakesEachKeysStateFromItsFirstChangeAfterIt() {
+    // Its waves read an emptied table: no chunk row at all. Deleted after S: present at S (the delete's image).
+    Snapshot s = new Snapshot(lsn(50), at(50), true);
+    assertThat(show(ALL.apply(null, null, List.of(c(55, 1, 1, 10, "new")), s)))
+        .isEqualTo("[1, 10, new] [0x00000000000000000032, 0x00000000000000000037)");
+    // A re-snapshot: the current version differs from that image: closed at S with a gap, the delete closes S's.
+    Version current = new Version(new Object[] {1, 10, "old"}, lsn(2), at(2), null, null, false, false);
+    assertThat(show(ALL.apply(current, lsn(2), List.of(c(55, 1, 1, 10, "new")), s)))
+        .isEqualTo("[1, 10, old] [0x00000000000000000002, 0x00000000000000000032) gap; "
+            + "[1, 10, new] [0x00000000000000000032, 0x00000000000000000037)");
+    // Equal to it: closed at the delete, no gap.
+    Version same = new Version(new Object[] {1, 10, "new"}, lsn(2), at(2), null, null, false, false);
+    assertThat(show(ALL.apply(same, lsn(2), List.of(c(55, 1, 1, 10, "new")), s)))
+        .isEqualTo("[1, 10, new] [0x00000000000000000002, 0x00000000000000000037)");
+    // Inserted after S, or unchanged and not read: absent at S.
+    assertThat(show(ALL.apply(null, null, List.of(c(55, 1, 2, 10, "late")), s)))
+        .isEqualTo("[1, 10, late] [0x00000000000000000037, null)");
+    Version gone = new Version(new Object[] {1, 10, "old"}, lsn(2), at(2), null, null, false, false);
+    assertThat(show(ALL.apply(gone, lsn(2), List.of(), s)))
+        .isEqualTo("[1, 10, old] [0x00000000000000000002, 0x00000000000000000032) gap");
+    // Taken as a whole snapshot instead (what HistoryRun did before issue 31), the deleted key is closed at S with a
+    // gap: which of the two applies is HistoryRun's decision, from the facts (SnapshotFacts.openedChunked).
+    Version whole = new Version(new Object[] {1, 10, "old"}, lsn(2), at(2), null, null, false, false);
+    assertThat(show(ALL.apply(whole, lsn(2), List.of(c(55, 1, 1, 10, "new")), new Snapshot(lsn(50), at(50)))))
+        .isEqualTo("[1, 10, old] [0x00000000000000000002, 0x00000000000000000032) gap");
+  }
+
+  @Test
+  void aChunkedSnapshotWithoutChunkRowsWaitsForTheHighsOfItsWaves() {
+    // No chunk row in bronze (no stamp): the highs its snapshot_chunk facts rows record (one per chunk, empty too).
+    StreamProgress behind = new StreamProgress(lsn(60), Map.of(lsn(50), lsn(64)));
+    assertThat(behind.bound(lsn(50), null)).isEqualTo(lsn(64));
+    assertThat(behind.hasRead(lsn(50), null, null)).isFalse();
+    assertThat(behind.hasRead(lsn(50), null, lsn(64))).as("bronze's verdict reached it").isTrue();
+    assertThat(new StreamProgress(lsn(64), Map.of(lsn(50), lsn(64))).hasRead(lsn(50), null, null)).isTrue();
+    // A wave that saw nothing newer than S: nothing to wait for.
+    assertThat(new StreamProgress(null, Map.of(lsn(50), lsn(50))).hasRead(lsn(50), null, null)).isTrue();
+    // Chunk rows too: the newest of their stamps and the highs.
+    assertThat(behind.bound(lsn(50), lsn(66))).isEqualTo(lsn(66));
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.mssqlcdc.silver;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mssqlcdc.sink.SharedDeltaSpark;
 import io.mssqlcdc.sink.tables.TableRef;
@@ -58,5 +59,39 @@ class SnapshotFactsCacheTest {
     // Rows deleted (an operator's clean-up): read again.
     spark.sql("DELETE FROM delta.`" + facts + "` WHERE event = 'resnapshot' AND target = 'bronze'");
     assertThat(SnapshotFacts.read(spark, ref, "bronze").newest()).isEqualTo("0x0000002A000000100001");
+  }
+
+  private static String event(String event, String lsn, String detail) {
+    return "('bronze', '" + event + "', CAST(NULL AS STRING), '" + lsn + "', "
+        + (detail == null ? "CAST(NULL AS STRING)" : "'" + detail + "'") + ")";
+  }
+
+  @Test
+  void everyChunkedOpenIsKnownNotOnlyTheNewest() {
+    String facts = tmp.resolve("facts").toString();
+    TableRef ref = TableRef.of(facts);
+    String s1 = "0x0000002A000000100001";
+    String s2 = "0x0000002A000000200001";
+    String s3 = "0x0000002A000000300001";
+    // S1 chunked and complete, S2 chunked and open, S3 a full snapshot's open row (its rows come whole).
+    append(facts, event("snapshot_open", s1, "{\"mode\": \"chunked\", \"keys\": [\"id\"]}") + ", "
+        + event("bootstrap", s1, null) + ", " + event("snapshot_open", s2, "{\"keys\": [\"id\"]}") + ", "
+        + event("snapshot_open", s3, "{\"mode\": \"full\"}"));
+    SnapshotFacts seen = SnapshotFacts.read(spark, ref, "bronze");
+    assertThat(seen.newest()).isEqualTo(s1);
+    assertThat(seen.openLsn()).as("the newest chunked open").isEqualTo(s2);
+    assertThat(seen.openedChunked(s1)).as("S1, though S2 opened since").isTrue();
+    assertThat(seen.openedChunked(s2)).isTrue();
+    assertThat(seen.openedChunked(s3)).as("a full snapshot").isFalse();
+    assertThat(seen.openedChunked(null)).isFalse();
+    assertThat(seen.chunkedOpens()).containsExactlyInAnyOrder(s1, s2);
+    assertThatThrownBy(() -> seen.chunkedOpens().add("0x01")).as("shared by every caller")
+        .isInstanceOf(UnsupportedOperationException.class);
+    // The cached answer, after the stream's batch rows, says the same.
+    append(facts, batch("bronze"));
+    SparkJobs.Run<SnapshotFacts> cached = SparkJobs.count(spark, () -> SnapshotFacts.read(spark, ref, "bronze"));
+    assertThat(cached.jobs()).as("Spark jobs").isEmpty();
+    assertThat(cached.value().openedChunked(s1)).isTrue();
+    assertThat(SnapshotFacts.read(spark, ref, "other").openedChunked(s1)).as("another target").isFalse();
   }
 }
