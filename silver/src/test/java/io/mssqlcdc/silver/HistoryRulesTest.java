@@ -244,13 +244,14 @@ class HistoryRulesTest {
   @Test
   void aChunkedSnapshotWithoutChunkRowsWaitsForTheHighsOfItsWaves() {
     // No chunk row in bronze (no stamp): the highs its snapshot_chunk facts rows record (one per chunk, empty too).
-    StreamProgress behind = new StreamProgress(lsn(60), Map.of(lsn(50), lsn(64)));
+    StreamProgress behind = new StreamProgress(Map.of("orders", lsn(60)), Map.of(lsn(50), lsn(64)), Map.of());
     assertThat(behind.bound(lsn(50), null)).isEqualTo(lsn(64));
     assertThat(behind.hasRead(lsn(50), null, null)).isFalse();
     assertThat(behind.hasRead(lsn(50), null, lsn(64))).as("bronze's verdict reached it").isTrue();
-    assertThat(new StreamProgress(lsn(64), Map.of(lsn(50), lsn(64))).hasRead(lsn(50), null, null)).isTrue();
+    StreamProgress caughtUp = new StreamProgress(Map.of("orders", lsn(64)), Map.of(lsn(50), lsn(64)), Map.of());
+    assertThat(caughtUp.hasRead(lsn(50), null, null)).isTrue();
     // A wave that saw nothing newer than S: nothing to wait for.
-    assertThat(new StreamProgress(null, Map.of(lsn(50), lsn(50))).hasRead(lsn(50), null, null)).isTrue();
+    assertThat(new StreamProgress(Map.of(), Map.of(lsn(50), lsn(50)), Map.of()).hasRead(lsn(50), null, null)).isTrue();
     // Chunk rows too: the newest of their stamps and the highs.
     assertThat(behind.bound(lsn(50), lsn(66))).isEqualTo(lsn(66));
   }
