@@ -92,14 +92,27 @@ final class HistoryRules implements Serializable {
 
   private final boolean[] tracked;
   private final boolean storeDeletes;
+  private final String appliedSnapshot;
+  private final LocalDateTime appliedAt;
 
   /**
    * @param tracked per captured column (bronze's order), whether a change of it opens a new version
    * @param storeDeletes whether a delete opens a tombstone
    */
   HistoryRules(boolean[] tracked, boolean storeDeletes) {
+    this(tracked, storeDeletes, null, null);
+  }
+
+  /**
+   * @param appliedSnapshot the snapshot the history applied before the call ({@code snapshot_lsn}); null when none.
+   *     What a key's versions say of it is corrected by the key's first change after it ({@link #firstAfterSnapshot})
+   * @param appliedAt its commit time (UTC); null when unknown (then a key it left out is not added)
+   */
+  HistoryRules(boolean[] tracked, boolean storeDeletes, String appliedSnapshot, LocalDateTime appliedAt) {
     this.tracked = tracked.clone();
     this.storeDeletes = storeDeletes;
+    this.appliedSnapshot = appliedSnapshot;
+    this.appliedAt = appliedAt;
   }
 
   /**
@@ -114,7 +127,9 @@ final class HistoryRules implements Serializable {
    * @return the current version when it changed, then the new versions, oldest first
    */
   List<Version> apply(Version current, String watermark, List<Change> changes, Snapshot snapshot) {
-    if (snapshot != null && snapshot.chunked()) {
+    if (snapshot != null) {
+      // A snapshot's row may show commits made after its LSN while it was read (the stamp comes first, decision
+      // 0002; a chunked snapshot's waves read later still): the key's state at the LSN comes first from its changes.
       changes = atSnapshot(changes, snapshot);
     }
     List<Change> rows = new ArrayList<>();
@@ -131,6 +146,26 @@ final class HistoryRules implements Serializable {
     List<Version> out = new ArrayList<>();
     Version open = current;
     boolean currentChanged = false;
+    Change first = firstAfterSnapshot(current, watermark, rows);
+    if (first != null) {
+      // The state at the applied snapshot, as the key's first change after it found it.
+      boolean present = first.operation() == 1 || first.operation() == 3;
+      boolean recorded = current != null && !current.deleted;
+      if (recorded && present) {
+        if (!Arrays.deepEquals(current.values, first.values())) {
+          current.values = first.values().clone();
+          currentChanged = true;
+        }
+      } else if (recorded) {
+        closeWhereOpened(current);
+        currentChanged = true;
+        open = null;
+      } else if (present && appliedAt != null) {
+        // A tombstone the snapshot opened has the same (key, __from_lsn): the MERGE overwrites it with this version.
+        open = new Version(first.values().clone(), appliedSnapshot, appliedAt, null, null, false, false);
+        out.add(open);
+      }
+    }
     for (int i = 0; i < rows.size(); i++) {
       Change c = rows.get(i);
       if (i + 1 < rows.size() && rows.get(i + 1).lsn().equals(c.lsn())) {
@@ -200,6 +235,38 @@ final class HistoryRules implements Serializable {
       out.add(new Change(snapshot.lsn(), snapshot.commitTs(), null, null, 0, image));
     }
     return out;
+  }
+
+  /**
+   * The key's first change after the snapshot the history applied in an earlier call, when what the key's versions
+   * say of its state there came from that snapshot alone: present with the snapshot's row as its image (its current
+   * version opened there, nothing applied since), or absent (its versions closed there, or none at all, or a
+   * tombstone opened there). The snapshot's row may show a commit made after the snapshot's LSN while it was read
+   * (the stamp comes first, decision 0002; a wave reads later still), and a key deleted during the read has no row,
+   * when the stream had not brought that commit to bronze as the call ran. The first change after it says what the
+   * row was: a delete's (1) or an update's before image (3) is the row; an insert (2), or an update that moved the
+   * row to this key (4 without its 3), means it was absent. {@link #apply} corrects the versions to that: the image
+   * replaced, a version closed where it opened (valid for no time), or a version added from the snapshot's LSN. A
+   * version that was right already is left alone.
+   *
+   * @param rows the call's rows of the key after its watermark, in order
+   * @return the first change; null when there is nothing to check
+   */
+  private Change firstAfterSnapshot(Version current, String watermark, List<Change> rows) {
+    if (appliedSnapshot == null || rows.isEmpty() || rows.get(0).fromSnapshot()
+        || !Lsns.after(rows.get(0).lsn(), appliedSnapshot)) {
+      return null;
+    }
+    boolean fromSnapshot = appliedSnapshot.equals(watermark) && (current == null
+        || appliedSnapshot.equals(current.fromLsn));
+    boolean neverSeen = watermark == null && current == null;
+    return fromSnapshot || neverSeen ? rows.get(0) : null;
+  }
+
+  /** Closes {@code v} where it opened: valid for no time (a point-in-time query never returns it). */
+  private static void closeWhereOpened(Version v) {
+    v.toLsn = v.fromLsn;
+    v.validTo = v.validFrom;
   }
 
   private static void close(Version v, Change at) {

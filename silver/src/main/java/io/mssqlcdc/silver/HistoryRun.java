@@ -174,7 +174,8 @@ final class HistoryRun {
       Dataset<Row> mine = read.where(ours).withColumn(CdcColumns.START_LSN, when(op.equalTo(0).and(not(chunked)),
           snapshotId).otherwise(lsn));
       Dataset<Row> versions = HistoryVersions.compute(mine, DeltaTables.read(spark, history), columns,
-          new HistoryRules(tracked, storeDeletes), snapshot);
+          new HistoryRules(tracked, storeDeletes, position.snapshotLsn(),
+              seen.commitTime(position.snapshotLsn())), snapshot);
       // A first call (no position recorded) into a history that holds no row yet: insert only (FirstMerge).
       Row m = FirstMerge.run(spark, history, !first.silverRow(), () -> { }, empty -> HistoryMerge.merge(spark,
           history, versions, columns.keys(), columns.capturedNames(), empty));

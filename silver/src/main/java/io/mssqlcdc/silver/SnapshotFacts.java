@@ -12,6 +12,7 @@ import io.mssqlcdc.sink.facts.FactsColumn;
 import io.mssqlcdc.sink.tables.DeltaTables;
 import io.mssqlcdc.sink.tables.LogTail;
 import io.mssqlcdc.sink.tables.TableRef;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -44,9 +45,11 @@ import org.apache.spark.sql.SparkSession;
  *     when it names none
  * @param chunks when {@code openLsn} is newer than {@code newest}: the chunks its
  *     {@code snapshot_chunk} rows announce, by index; else empty
+ * @param commitTimes per snapshot LSN, its commit time (UTC) as its {@code bootstrap}, {@code resnapshot} or
+ *     {@code snapshot_open} rows record it ({@code end_commit_ts}); a snapshot whose rows have none is not there
  */
 record SnapshotFacts(String newest, boolean hasSnapshotRows, String openLsn, Set<String> chunkedOpens,
-    List<String> openKeys, Map<Integer, Chunk> chunks) {
+    List<String> openKeys, Map<Integer, Chunk> chunks, Map<String, LocalDateTime> commitTimes) {
 
   static final String BOOTSTRAP = "bootstrap";
   static final String RESNAPSHOT = "resnapshot";
@@ -56,12 +59,18 @@ record SnapshotFacts(String newest, boolean hasSnapshotRows, String openLsn, Set
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** No facts table (or none given). */
-  static final SnapshotFacts NONE = new SnapshotFacts(null, false, null, Set.of(), null, Map.of());
+  static final SnapshotFacts NONE = new SnapshotFacts(null, false, null, Set.of(), null, Map.of(), Map.of());
 
   /** Immutable: one answer is shared by every caller of the cached read. */
   SnapshotFacts {
     chunkedOpens = Set.copyOf(chunkedOpens);
     chunks = Map.copyOf(chunks);
+    commitTimes = Map.copyOf(commitTimes);
+  }
+
+  /** The commit time (UTC) of the snapshot at {@code lsn} as its facts rows record it; null when unknown. */
+  LocalDateTime commitTime(String lsn) {
+    return lsn == null ? null : commitTimes.get(lsn);
   }
 
   /**
@@ -130,19 +139,25 @@ record SnapshotFacts(String newest, boolean hasSnapshotRows, String openLsn, Set
             .eqNullSafe("full")))
         : lit(false);
     Column openDetail = hasDetail ? col(FactsColumn.DETAIL.column()) : lit(null).cast("string");
+    Column commitTs = columns.contains(FactsColumn.END_COMMIT_TS.column()) ? col(FactsColumn.END_COMMIT_TS.column())
+        : lit(null).cast("timestamp_ntz");
     // Only the snapshot events are read (a handful per snapshot), and collected rather than aggregated (one Spark
     // job, not two): a batch's row has no event, so Delta's file statistics skip the files of the stream's
     // batches (one facts row each).
     List<Row> events = mine.where(event.isin(BOOTSTRAP, RESNAPSHOT, SNAPSHOT_OPEN))
-        .select(event.isin(BOOTSTRAP, RESNAPSHOT), maxLsn, chunkedOpen, openDetail).collectAsList();
+        .select(event.isin(BOOTSTRAP, RESNAPSHOT), maxLsn, chunkedOpen, openDetail, commitTs).collectAsList();
     String newest = null;
     String openLsn = null;
     String detail = null;
     Set<String> opens = new HashSet<>();
+    Map<String, LocalDateTime> times = new HashMap<>();
     for (Row e : events) {
       String lsn = e.isNullAt(1) ? null : e.getString(1);
       if (lsn == null) {
         continue;
+      }
+      if (!e.isNullAt(4)) {
+        times.putIfAbsent(lsn, (LocalDateTime) e.get(4));
       }
       if (e.getBoolean(0)) {
         newest = Lsns.max(newest, lsn);
@@ -156,14 +171,14 @@ record SnapshotFacts(String newest, boolean hasSnapshotRows, String openLsn, Set
     }
     boolean hasSnapshotRows = !events.isEmpty();
     if (openLsn == null) {
-      return new SnapshotFacts(newest, hasSnapshotRows, null, Set.of(), null, Map.of());
+      return new SnapshotFacts(newest, hasSnapshotRows, null, Set.of(), null, Map.of(), times);
     }
     List<String> keys = openKeys(detail);
     Map<Integer, Chunk> chunks = Map.of();
     if (Lsns.after(openLsn, newest)) {
       chunks = chunks(mine, openLsn);
     }
-    return new SnapshotFacts(newest, hasSnapshotRows, openLsn, opens, keys, chunks);
+    return new SnapshotFacts(newest, hasSnapshotRows, openLsn, opens, keys, chunks, times);
   }
 
   /** The chunks of snapshot {@code s} its {@code snapshot_chunk} rows announce (a duplicate index: the last wins). */

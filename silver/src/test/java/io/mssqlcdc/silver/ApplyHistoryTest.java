@@ -148,6 +148,52 @@ class ApplyHistoryTest {
     return out;
   }
 
+  /**
+   * The snapshot's stamp comes first (decision 0002): a commit between the stamp S and the read shows in the
+   * snapshot's rows and is in the stream after S. The history holds the table as it was at S, then that commit.
+   */
+  @Test
+  void aCommitMadeWhileTheBootstrapReadsIsAVersionOfItsOwn() throws Exception {
+    SilverFixture f = new SilverFixture(tmp);
+    Workload.createTable(f.db);
+    Lsn s = f.db.commitAt(T.plusSeconds(10), tx -> tx.insert("orders", row("order_id", 1, "code", 10, "status", "new"))
+        .insert("orders", row("order_id", 2, "code", 20, "status", "new")));
+    f.db.commitBeforeRead(tx -> tx.update("orders", row("order_id", 1, "status", "late")).delete("orders", key(2))
+        .insert("orders", row("order_id", 3, "code", 30, "status", "late")));
+    f.await(f.stream("dbo_orders").bootstrap(true).toDelta());
+    String h = f.silver("history");
+
+    history(f, h).run();
+
+    List<Row> rows = load(h);
+    assertThat(asOf(rows, s.hex())).as("as of the snapshot's LSN").isEqualTo(Map.of("1", List.of("10", "new"),
+        "2", List.of("20", "new")));
+    String during = rows.stream().filter(r -> (int) r.getAs("order_id") == 3).map(r -> (String) r.getAs("__from_lsn"))
+        .findFirst().orElseThrow();
+    assertThat(during).isGreaterThan(s.hex());
+    assertThat(asOf(rows, during)).as("after the commit made during the read").isEqualTo(Map.of(
+        "1", List.of("10", "late"), "3", List.of("30", "late")));
+    assertThat(rows.stream().filter(r -> (boolean) r.getAs("__gap"))).isEmpty();
+    assertThat(asOf(rows, during)).isEqualTo(f.table("order_id", COLUMNS));
+
+    // A call that ran before the stream brought that commit to bronze (its rows taken out of bronze, then put back
+    // as the stream would write them): the snapshot's rows stood for S; the next call corrects them from the first
+    // change of each key after S (the image, a key the read did not see, a key it saw too early).
+    String early = f.silver("history_early");
+    long full = SilverFixture.version(f.bronze);
+    SilverFixture.SPARK.sql("DELETE FROM delta.`" + f.bronze + "` WHERE _operation <> 0");
+    history(f, early).run();
+    assertThat(asOf(load(early), s.hex())).as("the snapshot's rows, taken for S").isEqualTo(Map.of(
+        "1", List.of("10", "late"), "3", List.of("30", "late")));
+    SilverFixture.SPARK.sql("INSERT INTO delta.`" + f.bronze + "` SELECT * FROM delta.`" + f.bronze + "` VERSION AS OF "
+        + full + " WHERE _operation <> 0");
+    history(f, early).run();
+    List<Row> corrected = load(early);
+    assertThat(asOf(corrected, s.hex())).isEqualTo(asOf(rows, s.hex()));
+    assertThat(asOf(corrected, during)).isEqualTo(asOf(rows, during));
+    assertThat(asOfTime(corrected, T.plusSeconds(10))).isEqualTo(asOf(rows, s.hex()));
+  }
+
   @Test
   void aPointInTimeQueryEqualsTheTableAsOfEveryCommit() throws Exception {
     SilverFixture f = new SilverFixture(tmp);

@@ -234,11 +234,90 @@ class HistoryRulesTest {
     Version gone = new Version(new Object[] {1, 10, "old"}, lsn(2), at(2), null, null, false, false);
     assertThat(show(ALL.apply(gone, lsn(2), List.of(), s)))
         .isEqualTo("[1, 10, old] [0x00000000000000000002, 0x00000000000000000032) gap");
-    // Taken as a whole snapshot instead (what HistoryRun did before issue 31), the deleted key is closed at S with a
-    // gap: which of the two applies is HistoryRun's decision, from the facts (SnapshotFacts.openedChunked).
+    // The rules are a whole snapshot's too (its rows may show commits made during its read); what differs is
+    // HistoryRun's wait for the stream before a chunked one (SnapshotFacts.openedChunked).
     Version whole = new Version(new Object[] {1, 10, "old"}, lsn(2), at(2), null, null, false, false);
     assertThat(show(ALL.apply(whole, lsn(2), List.of(c(55, 1, 1, 10, "new")), new Snapshot(lsn(50), at(50)))))
-        .isEqualTo("[1, 10, old] [0x00000000000000000002, 0x00000000000000000032) gap");
+        .isEqualTo("[1, 10, old] [0x00000000000000000002, 0x00000000000000000032) gap; "
+            + "[1, 10, new] [0x00000000000000000032, 0x00000000000000000037)");
+  }
+
+  @Test
+  void aWholeSnapshotsRowThatShowsACommitMadeDuringItsReadIsNotTheStateAtItsLsn() {
+    // The stamp comes first (decision 0002): a commit at 55, after S = 50 but before the read reached the key, shows
+    // in the snapshot's row; the stream has it too. The row at S is its before image, not the snapshot's row.
+    Snapshot s = new Snapshot(lsn(50), at(50));
+    Change row = new Change(lsn(50), null, null, null, 0, new Object[] {1, 10, "late"});
+    assertThat(show(ALL.apply(null, null, List.of(row, c(55, 1, 3, 10, "new"), c(55, 2, 4, 10, "late")), s)))
+        .isEqualTo("[1, 10, new] [0x00000000000000000032, 0x00000000000000000037); "
+            + "[1, 10, late] [0x00000000000000000037, null)");
+    // Inserted during the read: absent at S, present from the insert.
+    assertThat(show(ALL.apply(null, null, List.of(row, c(55, 1, 2, 10, "late")), s)))
+        .isEqualTo("[1, 10, late] [0x00000000000000000037, null)");
+    // Deleted during the read (no snapshot row): present at S until the delete, not closed at S with a gap.
+    Version before = new Version(new Object[] {1, 10, "new"}, lsn(2), at(2), null, null, false, false);
+    assertThat(show(ALL.apply(before, lsn(2), List.of(c(55, 1, 1, 10, "new")), s)))
+        .isEqualTo("[1, 10, new] [0x00000000000000000002, 0x00000000000000000037)");
+  }
+
+  @Test
+  void aLaterCallCorrectsTheVersionASnapshotOpenedWhenItsRowShowedALaterCommit() {
+    // An earlier call applied snapshot 50 whose row showed "late", committed at 55 during the read; the stream had
+    // not brought 55 to bronze then. Its first change after 50, now read, says what the row was at 50.
+    HistoryRules rules = new HistoryRules(new boolean[] {true, true, true}, false, lsn(50), at(50));
+    Version shown = new Version(new Object[] {1, 10, "late"}, lsn(50), at(50), null, null, false, false);
+    assertThat(show(rules.apply(shown, lsn(50), List.of(c(55, 1, 3, 10, "new"), c(55, 2, 4, 10, "late")), null)))
+        .isEqualTo("[1, 10, new] [0x00000000000000000032, 0x00000000000000000037); "
+            + "[1, 10, late] [0x00000000000000000037, null)");
+    // Inserted at 55: absent at 50, the version closed where it opened (valid for no time).
+    Version inserted = new Version(new Object[] {1, 10, "late"}, lsn(50), at(50), null, null, false, false);
+    List<Version> vs = rules.apply(inserted, lsn(50), List.of(c(55, 1, 2, 10, "late")), null);
+    assertThat(show(vs)).isEqualTo("[1, 10, late] [0x00000000000000000032, 0x00000000000000000032); "
+        + "[1, 10, late] [0x00000000000000000037, null)");
+    assertThat(vs.get(0).validTo).isEqualTo(at(50));
+    // Deleted at 55 with another image: the image corrected, then closed by the delete.
+    Version deleted = new Version(new Object[] {1, 10, "late"}, lsn(50), at(50), null, null, false, false);
+    assertThat(show(rules.apply(deleted, lsn(50), List.of(c(55, 1, 1, 10, "new")), null)))
+        .isEqualTo("[1, 10, new] [0x00000000000000000032, 0x00000000000000000037)");
+    // A version that was right is left as it is; so is one the snapshot did not open, or one a change followed.
+    Version right = new Version(new Object[] {1, 10, "new"}, lsn(50), at(50), null, null, false, false);
+    assertThat(show(rules.apply(right, lsn(50), List.of(c(55, 1, 3, 10, "new"), c(55, 2, 4, 10, "late")), null)))
+        .isEqualTo("[1, 10, new] [0x00000000000000000032, 0x00000000000000000037); "
+            + "[1, 10, late] [0x00000000000000000037, null)");
+    Version older = new Version(new Object[] {1, 10, "late"}, lsn(40), at(40), null, null, false, false);
+    assertThat(show(rules.apply(older, lsn(50), List.of(c(55, 1, 3, 10, "new"), c(55, 2, 4, 10, "later")), null)))
+        .isEqualTo("[1, 10, late] [0x00000000000000000028, 0x00000000000000000037); "
+            + "[1, 10, later] [0x00000000000000000037, null)");
+    Version followed = new Version(new Object[] {1, 10, "late"}, lsn(50), at(50), null, null, false, false);
+    assertThat(show(rules.apply(followed, lsn(52), List.of(c(55, 1, 3, 10, "new"), c(55, 2, 4, 10, "later")),
+        null))).isEqualTo("[1, 10, late] [0x00000000000000000032, 0x00000000000000000037); "
+            + "[1, 10, later] [0x00000000000000000037, null)");
+  }
+
+  @Test
+  void aLaterCallAddsTheVersionOfAKeyTheSnapshotLeftOutWhenItsFirstChangeShowsItWasThere() {
+    // Deleted during the snapshot's read (no row): the delete's image is the key at 50.
+    HistoryRules rules = new HistoryRules(new boolean[] {true, true, true}, false, lsn(50), at(50));
+    List<Version> vs = rules.apply(null, null, List.of(c(55, 1, 1, 10, "new")), null);
+    assertThat(show(vs)).isEqualTo("[1, 10, new] [0x00000000000000000032, 0x00000000000000000037)");
+    assertThat(vs.get(0).validFrom).isEqualTo(at(50));
+    // A re-snapshot closed its version at 50 (with a gap): updated at 55, it was there.
+    assertThat(show(rules.apply(null, lsn(50), List.of(c(55, 1, 3, 10, "new"), c(55, 2, 4, 10, "late")), null)))
+        .isEqualTo("[1, 10, new] [0x00000000000000000032, 0x00000000000000000037); "
+            + "[1, 10, late] [0x00000000000000000037, null)");
+    // Inserted at 55: absent at 50, as recorded.
+    assertThat(show(rules.apply(null, lsn(50), List.of(c(55, 1, 2, 10, "late")), null)))
+        .isEqualTo("[1, 10, late] [0x00000000000000000037, null)");
+    // The snapshot's tombstone (storeDeletes): replaced by the version (same key and __from_lsn).
+    HistoryRules tombstones = new HistoryRules(new boolean[] {true, true, true}, true, lsn(50), at(50));
+    Version tomb = new Version(new Object[] {1, 10, "old"}, lsn(50), at(50), null, null, true, false);
+    assertThat(show(tombstones.apply(tomb, lsn(50), List.of(c(55, 1, 1, 10, "new")), null)))
+        .isEqualTo("[1, 10, new] [0x00000000000000000032, 0x00000000000000000037); "
+            + "[1, 10, new] [0x00000000000000000037, null) deleted");
+    // Without the snapshot's commit time nothing is added; a change before a later watermark is not the first.
+    HistoryRules undated = new HistoryRules(new boolean[] {true, true, true}, false, lsn(50), null);
+    assertThat(undated.apply(null, null, List.of(c(55, 1, 1, 10, "new")), null)).isEmpty();
+    assertThat(rules.apply(null, lsn(52), List.of(c(55, 1, 1, 10, "new")), null)).isEmpty();
   }
 
   @Test
