@@ -105,7 +105,7 @@ final class HistoryRules implements Serializable {
 
   /**
    * @param appliedSnapshot the snapshot the history applied before the call ({@code snapshot_lsn}); null when none.
-   *     What a key's versions say of it is corrected by the key's first change after it ({@link #firstAfterSnapshot})
+   *     What a key's versions say of it is corrected by the key's first change after it ({@link #checksSnapshot})
    * @param appliedAt its commit time (UTC); null when unknown (then a key it left out is not added)
    */
   HistoryRules(boolean[] tracked, boolean storeDeletes, String appliedSnapshot, LocalDateTime appliedAt) {
@@ -146,23 +146,42 @@ final class HistoryRules implements Serializable {
     List<Version> out = new ArrayList<>();
     Version open = current;
     boolean currentChanged = false;
-    Change first = firstAfterSnapshot(current, watermark, rows);
-    if (first != null) {
-      // The state at the applied snapshot, as the key's first change after it found it.
-      boolean present = first.operation() == 1 || first.operation() == 3;
+    if (checksSnapshot(watermark, rows)) {
+      // What the key's first statement after the applied snapshot found there, against what the history says.
+      Change left = leftKey(firstStatement(rows));
       boolean recorded = current != null && !current.deleted;
-      if (recorded && present) {
-        if (!Arrays.deepEquals(current.values, first.values())) {
-          current.values = first.values().clone();
-          currentChanged = true;
+      if (recorded && left != null) {
+        Object[] fixed = overlay(current.values, left.values());
+        if (!Arrays.deepEquals(current.values, fixed)) {
+          if (appliedSnapshot.equals(current.fromLsn) || sameTracked(current.values, fixed)) {
+            current.values = fixed; // the snapshot's row stood for it: corrected in place
+            currentChanged = true;
+          } else if (appliedAt != null) {
+            // A version from before the snapshot, which it confirmed by a row read after a later commit: the key
+            // had changed before the snapshot, unseen (a gap), and the version of that state starts there.
+            closeAt(current, appliedSnapshot, appliedAt);
+            currentChanged = true;
+            open = new Version(fixed, appliedSnapshot, appliedAt, null, null, false, false);
+            out.add(open);
+          }
         }
       } else if (recorded) {
-        closeWhereOpened(current);
-        currentChanged = true;
-        open = null;
-      } else if (present && appliedAt != null) {
+        if (appliedSnapshot.equals(current.fromLsn)) {
+          closeWhereOpened(current); // absent at the snapshot: valid for no time
+          currentChanged = true;
+          open = null;
+        } else if (appliedAt != null) {
+          closeAt(current, appliedSnapshot, appliedAt);
+          currentChanged = true;
+          open = null;
+        }
+      } else if (left != null && appliedAt != null) {
+        if (current != null && !appliedSnapshot.equals(current.fromLsn)) {
+          closeAt(current, appliedSnapshot, appliedAt); // an older tombstone: the reinsert before S was not seen
+          currentChanged = true;
+        }
         // A tombstone the snapshot opened has the same (key, __from_lsn): the MERGE overwrites it with this version.
-        open = new Version(first.values().clone(), appliedSnapshot, appliedAt, null, null, false, false);
+        open = new Version(left.values().clone(), appliedSnapshot, appliedAt, null, null, false, false);
         out.add(open);
       }
     }
@@ -202,65 +221,133 @@ final class HistoryRules implements Serializable {
   }
 
   /**
-   * The key's rows with its chunk rows replaced by its state at the chunked snapshot's LSN S (docs/HISTORY.md,
-   * "Chunked snapshots"): a chunk row is the key's state when its wave read it (at or after S), so a key changed
-   * after S may show there what a change after S made. Its state at S is what its first change after S found: a
-   * delete's (1) or an update's before image (3) is the row at S; an insert (2), or the after image of an update
-   * that moved the row to this key from another (4 without its 3), finds the key absent. A key with no change after
-   * S among the call's rows has its chunk row (the caller applies the snapshot only once bronze holds every change
-   * its chunk rows may show, {@link StreamProgress}; a key whose change after S an earlier call applied is at or
-   * below its watermark and skips the snapshot anyway); none: absent. Of several chunk rows of the key (overlapping
-   * chunks), the one with the lowest stamp, read closest to S; of those with the same stamp (one wave), the one whose
-   * image comes first as text ({@link Arrays#deepToString}), so that the choice does not depend on the rows' order.
-   * A chunked snapshot without any chunk row (its waves read an emptied table) is taken the same way: a key's state
-   * at S is its first change's before image, else absent.
+   * The key's rows with its snapshot rows replaced by its state at the snapshot's LSN S (docs/HISTORY.md, "What a
+   * call does" and "Chunked snapshots"): a snapshot's row may show what a change after S made (the stamp comes first,
+   * decision 0002; a chunk row is the key's state when its wave read it, later still). Its state at S is what its
+   * first statement after S found ({@link #leftKey}): a delete's (1) or an update's before image (3) is the row at S,
+   * its NULLs (values a before image cannot carry) taken from the snapshot's row; only inserts (2) or after images of
+   * rows moved to this key (4 without its 3) find the key absent. A key with no change after S among the call's rows
+   * has its snapshot row (a chunked snapshot is applied only once bronze holds every change its chunk rows may show,
+   * {@link StreamProgress}; a key whose change after S an earlier call applied is at or below its watermark and skips
+   * the snapshot anyway); none: absent. Of several chunk rows of the key (overlapping chunks), the one with the
+   * lowest stamp, read closest to S; of those with the same stamp (one wave), the one whose image comes first as text
+   * ({@link Arrays#deepToString}), so that the choice does not depend on the rows' order. A chunked snapshot without
+   * any chunk row (its waves read an emptied table) is taken the same way.
    */
   static List<Change> atSnapshot(List<Change> changes, Snapshot snapshot) {
     List<Change> out = new ArrayList<>();
+    List<Change> after = new ArrayList<>();
     Change chunk = null;
-    Change first = null;
     for (Change c : changes) {
       if (c.operation() == 0) {
         chunk = chunk == null || EARLIEST_READ.compare(c, chunk) < 0 ? c : chunk;
         continue;
       }
       out.add(c);
-      if (Lsns.after(c.lsn(), snapshot.lsn()) && (first == null || ORDER.compare(c, first) < 0)) {
-        first = c;
+      if (Lsns.after(c.lsn(), snapshot.lsn())) {
+        after.add(c);
       }
     }
-    Object[] image = first == null ? chunk == null ? null : chunk.values()
-        : first.operation() == 1 || first.operation() == 3 ? first.values() : null;
+    Object[] image;
+    if (after.isEmpty()) {
+      image = chunk == null ? null : chunk.values();
+    } else {
+      after.sort(ORDER);
+      Change left = leftKey(firstStatement(after));
+      image = left == null ? null : chunk == null ? left.values() : fill(left.values(), chunk.values());
+    }
     if (image != null) {
       out.add(new Change(snapshot.lsn(), snapshot.commitTs(), null, null, 0, image));
     }
     return out;
   }
 
+  /** {@code image} with its NULLs taken from {@code row} (values a before image cannot carry, {@link #overlay}). */
+  private static Object[] fill(Object[] image, Object[] row) {
+    Object[] out = image.clone();
+    for (int i = 0; i < out.length && i < row.length; i++) {
+      if (out[i] == null) {
+        out[i] = row[i];
+      }
+    }
+    return out;
+  }
+
+
   /**
-   * The key's first change after the snapshot the history applied in an earlier call, when what the key's versions
-   * say of its state there came from that snapshot alone: present with the snapshot's row as its image (its current
-   * version opened there, nothing applied since), or absent (its versions closed there, or none at all, or a
-   * tombstone opened there). The snapshot's row may show a commit made after the snapshot's LSN while it was read
-   * (the stamp comes first, decision 0002; a wave reads later still), and a key deleted during the read has no row,
-   * when the stream had not brought that commit to bronze as the call ran. The first change after it says what the
-   * row was: a delete's (1) or an update's before image (3) is the row; an insert (2), or an update that moved the
-   * row to this key (4 without its 3), means it was absent. {@link #apply} corrects the versions to that: the image
-   * replaced, a version closed where it opened (valid for no time), or a version added from the snapshot's LSN. A
-   * version that was right already is left alone.
+   * Whether the call's rows of the key start with its first change after the snapshot the history applied in an
+   * earlier call, nothing having been applied to the key since (its watermark at or before the snapshot). What the
+   * history says of the key there came from the snapshot's rows (or their absence), which may show a commit made
+   * after the snapshot's LSN while it was read (the stamp comes first, decision 0002; a wave reads later still)
+   * when the stream had not brought that commit to bronze as that call ran; and a key deleted during the read has
+   * no row. The key's first statement after the snapshot says what was there ({@link #leftKey}); {@link #apply}
+   * corrects the versions to it: an image corrected (in place when the snapshot opened the version, else a version
+   * from the snapshot's LSN, the one before it closed there with a gap), a version closed where the key was absent,
+   * a version added from the snapshot's LSN where it was present. Values a before image cannot carry (NULL there:
+   * large-object columns an update did not change, columns dropped or added since) are not corrected. A version
+   * that was right is left alone.
    *
    * @param rows the call's rows of the key after its watermark, in order
-   * @return the first change; null when there is nothing to check
    */
-  private Change firstAfterSnapshot(Version current, String watermark, List<Change> rows) {
-    if (appliedSnapshot == null || rows.isEmpty() || rows.get(0).fromSnapshot()
-        || !Lsns.after(rows.get(0).lsn(), appliedSnapshot)) {
-      return null;
+  private boolean checksSnapshot(String watermark, List<Change> rows) {
+    return appliedSnapshot != null && !rows.isEmpty() && !rows.get(0).fromSnapshot()
+        && Lsns.after(rows.get(0).lsn(), appliedSnapshot) && !Lsns.after(watermark, appliedSnapshot);
+  }
+
+  /**
+   * The rows of the first statement among {@code sorted} (by {@link #ORDER}): those of its transaction with its
+   * {@code _command_id}; the first row alone when it has none (statements are then not told apart).
+   */
+  static List<Change> firstStatement(List<Change> sorted) {
+    Change head = sorted.get(0);
+    if (head.commandId() == null) {
+      return List.of(head);
     }
-    boolean fromSnapshot = appliedSnapshot.equals(watermark) && (current == null
-        || appliedSnapshot.equals(current.fromLsn));
-    boolean neverSeen = watermark == null && current == null;
-    return fromSnapshot || neverSeen ? rows.get(0) : null;
+    List<Change> out = new ArrayList<>();
+    for (Change c : sorted) {
+      if (!c.lsn().equals(head.lsn()) || !head.commandId().equals(c.commandId())) {
+        break;
+      }
+      out.add(c);
+    }
+    return out;
+  }
+
+  /**
+   * Of one statement's rows of a key, the first that says a row left the key (a delete, 1, or an update's before
+   * image, 3): the key held it before the statement. None (only inserts, 2, and after images, 4: rows that moved
+   * to the key): the key was absent. In one statement every before image precedes the after images whatever their
+   * {@code _seqval}: two rows exchanging a unique value each leave one key and reach another.
+   */
+  static Change leftKey(List<Change> statement) {
+    for (Change c : statement) {
+      if (c.operation() == 1 || c.operation() == 3) {
+        return c;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * {@code base} with the non-NULL values of {@code image} where {@code base} is not NULL either: a before image has
+   * NULL where it cannot carry the value (SQL Server's large-object columns an update did not change; text, ntext
+   * and image always), and a NULL in {@code base} may be a column added after it; neither is taken as a change.
+   */
+  private static Object[] overlay(Object[] base, Object[] image) {
+    Object[] out = base.clone();
+    for (int i = 0; i < out.length && i < image.length; i++) {
+      if (image[i] != null && out[i] != null) {
+        out[i] = image[i];
+      }
+    }
+    return out;
+  }
+
+  /** Closes {@code v} at the snapshot: its state there is unknown from here (a gap). */
+  private static void closeAt(Version v, String lsn, LocalDateTime at) {
+    v.toLsn = lsn;
+    v.validTo = at;
+    v.gap = true;
   }
 
   /** Closes {@code v} where it opened: valid for no time (a point-in-time query never returns it). */

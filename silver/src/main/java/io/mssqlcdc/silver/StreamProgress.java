@@ -44,6 +44,8 @@ record StreamProgress(Map<String, String> ends, Map<String, String> highs, Map<S
   private static final String BATCH = "b";
   private static final String CHUNK = "c";
   private static final String OPEN = "o";
+  /** The app id of batch rows that carry none: of no generation known, counted as S's own (as before). */
+  static final String UNKNOWN_APP = "";
 
   /** One read of the facts' batch, chunk and open rows for {@code bronze}. */
   static StreamProgress read(SparkSession spark, TableRef facts, String bronze) {
@@ -74,8 +76,8 @@ record StreamProgress(Map<String, String> ends, Map<String, String> highs, Map<S
       String lsn = r.isNullAt(3) ? null : r.getString(3);
       switch (r.getString(0)) {
         case BATCH -> {
-          if (app != null && lsn != null) {
-            ends.merge(app, lsn, Lsns::max);
+          if (lsn != null) {
+            ends.merge(app == null ? UNKNOWN_APP : app, lsn, Lsns::max);
           }
         }
         case CHUNK -> {
@@ -110,7 +112,8 @@ record StreamProgress(Map<String, String> ends, Map<String, String> highs, Map<S
    * generation (the app ids of its {@code snapshot_open} rows) must reach it, or bronze's verdict {@code verdictEnd}
    * (read before the pin) when no other generation's batches read past S: a later generation's progress, in the
    * facts or in the verdict, says nothing of the changes S's generation missed. Facts whose open rows name no app id
-   * (none found for S) count every batch row, as before generations were told apart.
+   * (none found for S) count every batch row, as before generations were told apart; batch rows without an app id
+   * count as S's own.
    */
   boolean hasRead(String s, String stamp, String verdictEnd) {
     String need = bound(s, stamp);
@@ -121,7 +124,7 @@ record StreamProgress(Map<String, String> ends, Map<String, String> highs, Map<S
     String ownEnd = null;
     boolean laterGeneration = false;
     for (Map.Entry<String, String> e : ends.entrySet()) {
-      if (own.isEmpty() || own.contains(e.getKey())) {
+      if (own.isEmpty() || own.contains(e.getKey()) || e.getKey().equals(UNKNOWN_APP)) {
         ownEnd = Lsns.max(ownEnd, e.getValue());
       } else if (Lsns.after(e.getValue(), s)) {
         laterGeneration = true;

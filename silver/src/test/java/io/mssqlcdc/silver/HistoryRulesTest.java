@@ -279,14 +279,17 @@ class HistoryRulesTest {
     Version deleted = new Version(new Object[] {1, 10, "late"}, lsn(50), at(50), null, null, false, false);
     assertThat(show(rules.apply(deleted, lsn(50), List.of(c(55, 1, 1, 10, "new")), null)))
         .isEqualTo("[1, 10, new] [0x00000000000000000032, 0x00000000000000000037)");
-    // A version that was right is left as it is; so is one the snapshot did not open, or one a change followed.
+    // A version that was right is left as it is; so is one a change followed.
     Version right = new Version(new Object[] {1, 10, "new"}, lsn(50), at(50), null, null, false, false);
     assertThat(show(rules.apply(right, lsn(50), List.of(c(55, 1, 3, 10, "new"), c(55, 2, 4, 10, "late")), null)))
         .isEqualTo("[1, 10, new] [0x00000000000000000032, 0x00000000000000000037); "
             + "[1, 10, late] [0x00000000000000000037, null)");
+    // A version from before the snapshot, which its row (read after 55) confirmed: the key had changed before 50
+    // unseen, so the version closes at 50 with a gap and the state the first change found opens there.
     Version older = new Version(new Object[] {1, 10, "late"}, lsn(40), at(40), null, null, false, false);
-    assertThat(show(rules.apply(older, lsn(50), List.of(c(55, 1, 3, 10, "new"), c(55, 2, 4, 10, "later")), null)))
-        .isEqualTo("[1, 10, late] [0x00000000000000000028, 0x00000000000000000037); "
+    assertThat(show(rules.apply(older, lsn(40), List.of(c(55, 1, 3, 10, "new"), c(55, 2, 4, 10, "later")), null)))
+        .isEqualTo("[1, 10, late] [0x00000000000000000028, 0x00000000000000000032) gap; "
+            + "[1, 10, new] [0x00000000000000000032, 0x00000000000000000037); "
             + "[1, 10, later] [0x00000000000000000037, null)");
     Version followed = new Version(new Object[] {1, 10, "late"}, lsn(50), at(50), null, null, false, false);
     assertThat(show(rules.apply(followed, lsn(52), List.of(c(55, 1, 3, 10, "new"), c(55, 2, 4, 10, "later")),
@@ -318,6 +321,42 @@ class HistoryRulesTest {
     HistoryRules undated = new HistoryRules(new boolean[] {true, true, true}, false, lsn(50), null);
     assertThat(undated.apply(null, null, List.of(c(55, 1, 1, 10, "new")), null)).isEmpty();
     assertThat(rules.apply(null, lsn(52), List.of(c(55, 1, 1, 10, "new")), null)).isEmpty();
+  }
+
+  @Test
+  void valuesABeforeImageCannotCarryAreNotTakenAsChanges() {
+    // A large-object column an update did not change is NULL in its before image; a column added after the
+    // snapshot's version is NULL there. Neither corrects the version, nor blanks the state at the snapshot.
+    HistoryRules rules = new HistoryRules(new boolean[] {true, true, true}, false, lsn(50), at(50));
+    Version lob = new Version(new Object[] {1, 10, "long text"}, lsn(50), at(50), null, null, false, false);
+    assertThat(show(rules.apply(lob, lsn(50), List.of(new Change(lsn(55), at(55), 1, "0x01", 3,
+        new Object[] {1, 10, null}), new Change(lsn(55), at(55), 1, "0x01", 4, new Object[] {1, 11, null})), null)))
+        .isEqualTo("[1, 10, long text] [0x00000000000000000032, 0x00000000000000000037); "
+            + "[1, 11, null] [0x00000000000000000037, null)");
+    Version added = new Version(new Object[] {1, 10, null}, lsn(50), at(50), null, null, false, false);
+    assertThat(show(rules.apply(added, lsn(50), List.of(c(55, 1, 3, 10, "default"), c(55, 2, 4, 11, "default")),
+        null))).startsWith("[1, 10, null] [0x00000000000000000032, 0x00000000000000000037)");
+    // Applying a snapshot: the before image's NULL takes the snapshot row's value.
+    Change row = new Change(lsn(50), null, null, null, 0, new Object[] {1, 12, "long text"});
+    assertThat(show(ALL.apply(null, null, List.of(row, new Change(lsn(55), at(55), 1, "0x01", 3,
+        new Object[] {1, 10, null}), new Change(lsn(55), at(55), 1, "0x01", 4, new Object[] {1, 12, null})),
+        new Snapshot(lsn(50), at(50))))).startsWith("[1, 10, long text] [0x00000000000000000032, 0x00000000000000000037)");
+  }
+
+  @Test
+  void inOneStatementABeforeImageSaysTheKeyWasHeldWhateverTheSeqvalOrder() {
+    // Rows A and B exchange the unique value the history is keyed by: key 10 gets B's after image (seqval 1) and
+    // A's before image (seqval 2) in one statement. Key 10 was held (by A) before it.
+    Snapshot s = new Snapshot(lsn(50), at(50));
+    Change row = new Change(lsn(50), null, null, null, 0, new Object[] {"b", 10, "x"});
+    Change bAfter = new Change(lsn(55), at(55), 1, "0x01", 4, new Object[] {"b", 10, "x"});
+    Change aBefore = new Change(lsn(55), at(55), 1, "0x02", 3, new Object[] {"a", 10, "x"});
+    assertThat(show(ALL.apply(null, null, List.of(row, bAfter, aBefore), s)))
+        .startsWith("[a, 10, x] [0x00000000000000000032, 0x00000000000000000037)");
+    HistoryRules rules = new HistoryRules(new boolean[] {true, true, true}, false, lsn(50), at(50));
+    Version shown = new Version(new Object[] {"b", 10, "x"}, lsn(50), at(50), null, null, false, false);
+    assertThat(show(rules.apply(shown, lsn(50), List.of(bAfter, aBefore), null)))
+        .startsWith("[a, 10, x] [0x00000000000000000032, 0x00000000000000000037)");
   }
 
   @Test
