@@ -146,10 +146,13 @@ final class HistoryRules implements Serializable {
     List<Version> out = new ArrayList<>();
     Version open = current;
     boolean currentChanged = false;
-    if (checksSnapshot(watermark, rows)) {
+    boolean recorded = current != null && !current.deleted;
+    // A version from before the snapshot, which it confirmed, is checked only where the first statement is known
+    // whole (without _command_id its first row alone could be an exchange's after image, and the version right).
+    boolean spanning = recorded && !current.fromLsn.equals(appliedSnapshot);
+    if (checksSnapshot(watermark, rows) && !(spanning && rows.get(0).commandId() == null)) {
       // What the key's first statement after the applied snapshot found there, against what the history says.
       Change left = leftKey(firstStatement(rows));
-      boolean recorded = current != null && !current.deleted;
       if (recorded && left != null) {
         Object[] fixed = overlay(current.values, left.values());
         if (!Arrays.deepEquals(current.values, fixed)) {
@@ -173,7 +176,12 @@ final class HistoryRules implements Serializable {
         } else if (appliedAt != null) {
           closeAt(current, appliedSnapshot, appliedAt);
           currentChanged = true;
-          open = null;
+          // Absent at the snapshot, as a snapshot that left it out closes it: with storeDeletes a tombstone from there.
+          open = storeDeletes ? new Version(current.values.clone(), appliedSnapshot, appliedAt, null, null, true, false)
+              : null;
+          if (open != null) {
+            out.add(open);
+          }
         }
       } else if (left != null && appliedAt != null) {
         if (current != null && !appliedSnapshot.equals(current.fromLsn)) {
