@@ -281,7 +281,6 @@ final class HistoryRules implements Serializable {
     return out;
   }
 
-
   /**
    * Whether the call's rows of the key start with its first change after the snapshot the history applied in an
    * earlier call, nothing having been applied to the key since (its watermark at or before the snapshot). What the

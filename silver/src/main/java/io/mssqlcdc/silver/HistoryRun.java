@@ -12,7 +12,6 @@ import static org.apache.spark.sql.functions.when;
 import io.mssqlcdc.connector.CdcColumns;
 import io.mssqlcdc.errors.SilverErrors;
 import io.mssqlcdc.finalization.Finalization;
-import io.mssqlcdc.sink.facts.FactsColumn;
 import io.mssqlcdc.sink.tables.DeltaTables;
 import io.mssqlcdc.sink.tables.StateWarmup;
 import io.mssqlcdc.sink.tables.TableRef;
@@ -152,7 +151,7 @@ final class HistoryRun {
     HistoryRules.Snapshot snapshot = null;
     if (plan.applySnapshot()) {
       // A chunked snapshot's rows carry their waves' commit times: S's own is in its facts rows.
-      LocalDateTime at = chunks || stats.isNullAt(3) ? snapshotTime(facts, factsExist, plan.snapshot())
+      LocalDateTime at = chunks || stats.isNullAt(3) ? snapshotTime(seen, plan.snapshot())
           : (LocalDateTime) stats.get(3);
       snapshot = new HistoryRules.Snapshot(plan.snapshot(), at, chunks);
     }
@@ -234,19 +233,15 @@ final class HistoryRun {
         max(when(chunkRows, lsn)), count(when(chunkProbe, lit(1)))).first();
   }
 
-  /** The commit time of snapshot {@code s} from its facts row (an emptied table's snapshot has no bronze row). */
-  private LocalDateTime snapshotTime(TableRef facts, boolean factsExist, String s) {
-    if (factsExist) {
-      List<Row> rows = DeltaTables.read(spark, facts)
-          .where(col(FactsColumn.TARGET.column()).equalTo(args.bronze().text())
-              .and(col(FactsColumn.MAX_LSN.column()).equalTo(s))
-              .and(col(FactsColumn.EVENT.column()).isin(SnapshotFacts.BOOTSTRAP, SnapshotFacts.RESNAPSHOT,
-                  SnapshotFacts.SNAPSHOT_OPEN))
-              .and(col(FactsColumn.END_COMMIT_TS.column()).isNotNull()))
-          .select(FactsColumn.END_COMMIT_TS.column()).limit(1).collectAsList();
-      if (!rows.isEmpty()) {
-        return (LocalDateTime) rows.get(0).get(0);
-      }
+  /**
+   * The commit time of snapshot {@code s} from its facts rows, as the call read them ({@link SnapshotFacts#commitTime}:
+   * its {@code bootstrap}, {@code resnapshot} or {@code snapshot_open} rows' {@code end_commit_ts}); an emptied table's
+   * snapshot has no bronze row.
+   */
+  private LocalDateTime snapshotTime(SnapshotFacts seen, String s) {
+    LocalDateTime at = seen.commitTime(s);
+    if (at != null) {
+      return at;
     }
     throw SilverErrors.conflict("the commit time of snapshot " + s + " is neither in " + args.bronze() + " nor in"
         + " the facts' end_commit_ts: the history cannot date the versions it closes.");
