@@ -11,6 +11,7 @@ import io.mssqlcdc.sink.facts.FactsWriter;
 import io.mssqlcdc.sink.tables.DeltaTables;
 import io.mssqlcdc.sink.tables.TableRef;
 import io.mssqlcdc.sink.tables.TableRunner;
+import io.mssqlcdc.sink.tables.TxnAppend;
 import io.mssqlcdc.testing.CrashPoint;
 import io.mssqlcdc.testing.CrashPoints;
 import java.time.LocalDateTime;
@@ -91,6 +92,8 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
 
   private final Set<TableRef> ensured = new HashSet<>();
   private transient FactsCommitter committer;
+  /** Bronze's appends; what it committed last lets a following batch skip Delta's state computation. */
+  private transient TxnAppend bronzeWriter;
   /** The default of {@link Builder#factsCommitInterval}. */
   public static final java.time.Duration DEFAULT_FACTS_COMMIT_INTERVAL = java.time.Duration.ZERO;
 
@@ -283,10 +286,18 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
       return BatchFacts.EMPTY;
     }
     Observation o = BatchFacts.newObservation();
-    appendBronze(spark, BronzeTable.changeRows(BatchFacts.observe(batch, o), batchId), batchId);
-    Optional<BatchFacts> observed = observed(o, follows && facts != null);
+    TxnAppend.Outcome appended = appendBronze(spark, BronzeTable.changeRows(BatchFacts.observe(batch, o), batchId),
+        batchId);
+    Optional<BatchFacts> observed = appended == TxnAppend.Outcome.SKIPPED ? Optional.empty()
+        : observed(o, appended == TxnAppend.Outcome.WRITTEN || (follows && facts != null));
     if (observed.isPresent()) {
       return observed.get();
+    }
+    if (appended == TxnAppend.Outcome.WRITTEN) {
+      // Committed, but Spark did not complete the observation in time: count the batch with one more read.
+      LOG.warn("{} batch {}: bronze committed it but its observation did not complete within {} s; counting it"
+          + " with one more read for the facts row", sinkId, batchId, OBSERVATION_WAIT_SECONDS);
+      return BatchFacts.of(batch);
     }
     // Delta skipped the append: bronze holds this batch id of this sink id already.
     if (facts != null && follows) {
@@ -323,14 +334,17 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
     return BatchFacts.from(o.getAsJava());
   }
 
-  private void appendBronze(SparkSession spark, Dataset<Row> rows, long batchId) {
+  private TxnAppend.Outcome appendBronze(SparkSession spark, Dataset<Row> rows, long batchId) {
     ensure(spark, target, () -> TableRunner.ensure(spark, target, BronzeTable.KIND,
         BronzeTable.creationSchema(rows.schema())));
     checkColumnMapping(spark, rows.schema());
+    if (bronzeWriter == null) {
+      bronzeWriter = new TxnAppend(target, sinkId);
+    }
     try {
-      DeltaTables.append(rows, target, Map.of(
-          "txnAppId", sinkId,
-          "txnVersion", Long.toString(batchId),
+      // txnAppId = the sink id, txnVersion = the batch id (decision 0005); the writer skips Delta's state
+      // computation for the check when it committed the previous batch itself (decision 0014).
+      return bronzeWriter.append(rows, batchId, Map.of(
           "userMetadata", BatchFacts.uncountedMetadata(batchId, sinkId),
           "mergeSchema", "true"));
     } catch (RuntimeException e) {
