@@ -62,6 +62,8 @@ public final class TxnAppend {
   private long lastTableVersion = -1;
   private String lastTableId;
   private boolean internalApi = true;
+  /** Runs between the write and the commit (tests: a concurrent commit). */
+  private Runnable beforeCommit = () -> { };
   private int checked;
   private int known;
 
@@ -108,6 +110,12 @@ public final class TxnAppend {
     return known;
   }
 
+  /** Runs {@code action} between each append's write and its commit (tests). */
+  TxnAppend beforeCommit(Runnable action) {
+    this.beforeCommit = action;
+    return this;
+  }
+
   /** Forgets what this writer committed: its next append asks Delta. */
   public void forget() {
     lastTxnVersion = -1;
@@ -145,6 +153,7 @@ public final class TxnAppend {
           Option.apply(CollectionConverters.asScala(List.<String>of()).toSeq()), Option.empty(), delta.userMetadata(),
           Option.empty(), delta.canOverwriteSchema() ? Option.apply(Boolean.TRUE) : Option.empty(),
           delta.canMergeSchema() ? Option.apply(Boolean.TRUE) : Option.empty(), Option.empty(), Option.empty());
+      beforeCommit.run();
       Option<Object> committed = txn.commitIfNeeded(CollectionConverters.asScala(actions).toSeq(), op,
           data.stringTags());
       if (committed.isDefined()) {

@@ -1,6 +1,7 @@
 package io.mssqlcdc.sink.tables;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mssqlcdc.sink.SharedDeltaSpark;
 import java.nio.file.Path;
@@ -98,6 +99,24 @@ class TxnAppendTest {
     assertThat(writer.checkedAppends()).isEqualTo(checked);
     assertThat(spark.read().format("delta").load(p).selectExpr("sort_array(collect_list(id))").first().getList(0))
         .containsExactly(1, 2, 3, 4, 5, 6, 7);
+  }
+
+  /** The app id is registered as read, as Delta's own check does: a commit of it that lands meanwhile fails this one. */
+  @Test
+  void aConcurrentCommitOfTheSameAppIdFailsTheAppend() {
+    String p = tmp.resolve("t").toString();
+    TableRef t = TableRef.of(p);
+    TxnAppend writer = new TxnAppend(t, "app");
+    writer.append(rows("(1, 'a')"), 1, OPTIONS);
+    writer.beforeCommit(() -> DeltaTables.append(rows("(2, 'elsewhere')"), t,
+        Map.of("txnAppId", "app", "txnVersion", "2")));
+    assertThatThrownBy(() -> writer.append(rows("(2, 'b')"), 2, OPTIONS))
+        .isInstanceOf(org.apache.spark.sql.delta.ConcurrentTransactionException.class);
+    assertThat(writer.knownAppends()).as("the writer knew the version, and still conflicted").isEqualTo(1);
+    // Nothing written twice; the next append asks Delta, which holds version 2.
+    writer.beforeCommit(() -> { });
+    assertThat(writer.append(rows("(2, 'b')"), 2, OPTIONS)).isEqualTo(TxnAppend.Outcome.SKIPPED);
+    assertThat(spark.read().format("delta").load(p).count()).isEqualTo(2);
   }
 
   @Test
