@@ -108,8 +108,17 @@ class TxnAppendTest {
     TableRef t = TableRef.of(p);
     TxnAppend writer = new TxnAppend(t, "app");
     writer.append(rows("(1, 'a')"), 1, OPTIONS);
-    writer.beforeCommit(() -> DeltaTables.append(rows("(2, 'elsewhere')"), t,
-        Map.of("txnAppId", "app", "txnVersion", "2")));
+    // Another writer's commit, on a thread of its own (Delta's transactions are per thread), done before ours.
+    writer.beforeCommit(() -> {
+      Thread other = new Thread(() -> DeltaTables.append(rows("(2, 'elsewhere')"), t,
+          Map.of("txnAppId", "app", "txnVersion", "2")));
+      other.start();
+      try {
+        other.join();
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    });
     assertThatThrownBy(() -> writer.append(rows("(2, 'b')"), 2, OPTIONS))
         .isInstanceOf(org.apache.spark.sql.delta.ConcurrentTransactionException.class);
     assertThat(writer.knownAppends()).as("the writer knew the version, and still conflicted").isEqualTo(1);
