@@ -94,6 +94,7 @@ final class HistoryRules implements Serializable {
   private final boolean storeDeletes;
   private final String appliedSnapshot;
   private final LocalDateTime appliedAt;
+  private final boolean[] uncarried;
 
   /**
    * @param tracked per captured column (bronze's order), whether a change of it opens a new version
@@ -109,10 +110,26 @@ final class HistoryRules implements Serializable {
    * @param appliedAt its commit time (UTC); null when unknown (then a key it left out is not added)
    */
   HistoryRules(boolean[] tracked, boolean storeDeletes, String appliedSnapshot, LocalDateTime appliedAt) {
+    this(tracked, storeDeletes, appliedSnapshot, appliedAt, null);
+  }
+
+  /**
+   * @param uncarried per captured column (bronze's order), whether a before image may hold NULL for a value it does
+   *     not carry (SQL Server's large-object and computed columns, a column some capture instance of the table does
+   *     not capture); null when the columns' SQL types are unknown: then every column may
+   */
+  HistoryRules(boolean[] tracked, boolean storeDeletes, String appliedSnapshot, LocalDateTime appliedAt,
+      boolean[] uncarried) {
     this.tracked = tracked.clone();
     this.storeDeletes = storeDeletes;
     this.appliedSnapshot = appliedSnapshot;
     this.appliedAt = appliedAt;
+    this.uncarried = uncarried == null ? null : uncarried.clone();
+  }
+
+  /** Whether a before image's NULL in column {@code i} may stand for a value it does not carry. */
+  private boolean uncarried(int i) {
+    return uncarried == null || i >= uncarried.length || uncarried[i];
   }
 
   /**
@@ -233,7 +250,7 @@ final class HistoryRules implements Serializable {
    * call does" and "Chunked snapshots"): a snapshot's row may show what a change after S made (the stamp comes first,
    * decision 0002; a chunk row is the key's state when its wave read it, later still). Its state at S is what its
    * first statement after S found ({@link #leftKey}): a delete's (1) or an update's before image (3) is the row at S,
-   * its NULLs (values a before image cannot carry) taken from the snapshot's row; only inserts (2) or after images of
+   * its NULLs in columns a before image may not carry ({@link #uncarried}) taken from the snapshot's row; only inserts (2) or after images of
    * rows moved to this key (4 without its 3) find the key absent. A key with no change after S among the call's rows
    * has its snapshot row (a chunked snapshot is applied only once bronze holds every change its chunk rows may show,
    * {@link StreamProgress}; a key whose change after S an earlier call applied is at or below its watermark and skips
@@ -242,7 +259,7 @@ final class HistoryRules implements Serializable {
    * ({@link Arrays#deepToString}), so that the choice does not depend on the rows' order. A chunked snapshot without
    * any chunk row (its waves read an emptied table) is taken the same way.
    */
-  static List<Change> atSnapshot(List<Change> changes, Snapshot snapshot) {
+  List<Change> atSnapshot(List<Change> changes, Snapshot snapshot) {
     List<Change> out = new ArrayList<>();
     List<Change> after = new ArrayList<>();
     Change chunk = null;
@@ -270,11 +287,14 @@ final class HistoryRules implements Serializable {
     return out;
   }
 
-  /** {@code image} with its NULLs taken from {@code row} (values a before image cannot carry, {@link #overlay}). */
-  private static Object[] fill(Object[] image, Object[] row) {
+  /**
+   * {@code image} with its NULLs taken from {@code row} in the columns where a before image may not carry the value
+   * ({@link #uncarried}, {@link #overlay}): elsewhere a before image's NULL is the value at the snapshot.
+   */
+  private Object[] fill(Object[] image, Object[] row) {
     Object[] out = image.clone();
     for (int i = 0; i < out.length && i < row.length; i++) {
-      if (out[i] == null) {
+      if (out[i] == null && uncarried(i)) {
         out[i] = row[i];
       }
     }
@@ -336,14 +356,15 @@ final class HistoryRules implements Serializable {
   }
 
   /**
-   * {@code base} with the non-NULL values of {@code image} where {@code base} is not NULL either: a before image has
-   * NULL where it cannot carry the value (SQL Server's large-object columns an update did not change; text, ntext
-   * and image always), and a NULL in {@code base} may be a column added after it; neither is taken as a change.
+   * {@code base} with the values of {@code image} where {@code base} is not NULL: a NULL in {@code base} may be a
+   * column added after it, and a before image has NULL where it cannot carry the value (SQL Server's large-object
+   * columns an update did not change; text, ntext and image always: {@link #uncarried}), so there only its non-NULL
+   * values are taken; neither NULL is taken as a change.
    */
-  private static Object[] overlay(Object[] base, Object[] image) {
+  private Object[] overlay(Object[] base, Object[] image) {
     Object[] out = base.clone();
     for (int i = 0; i < out.length && i < image.length; i++) {
-      if (image[i] != null && out[i] != null) {
+      if (out[i] != null && (image[i] != null || !uncarried(i))) {
         out[i] = image[i];
       }
     }

@@ -70,7 +70,7 @@ final class HistoryRun {
     TableRef history = args.target();
     TableRef control = args.control();
     TableRef facts = args.facts();
-    SourceTableInfo source = SourceTableInfo.resolve(args.captureInstance(), args.keys(), args.reader());
+    SourceTableInfo source = SourceTableInfo.resolve(args.captureInstance(), args.keys(), args.reader(), true);
     if (!EnsuredTables.contains(spark, "control " + control.text())) {
       Finalization.ensureControlTable(spark, control.text());
       EnsuredTables.add(spark, "control " + control.text());
@@ -174,7 +174,7 @@ final class HistoryRun {
           snapshotId).otherwise(lsn));
       Dataset<Row> versions = HistoryVersions.compute(mine, DeltaTables.read(spark, history), columns,
           new HistoryRules(tracked, storeDeletes, position.snapshotLsn(),
-              seen.commitTime(position.snapshotLsn())), snapshot);
+              seen.commitTime(position.snapshotLsn()), source.uncarriedMask(columns.capturedNames())), snapshot);
       // A first call (no position recorded) into a history that holds no row yet: insert only (FirstMerge).
       Row m = FirstMerge.run(spark, history, !first.silverRow(), () -> { }, empty -> HistoryMerge.merge(spark,
           history, versions, columns.keys(), columns.capturedNames(), empty));

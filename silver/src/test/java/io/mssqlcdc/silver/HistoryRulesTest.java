@@ -344,6 +344,29 @@ class HistoryRulesTest {
   }
 
   @Test
+  void withTheColumnsTypesKnownABeforeImagesNullInAColumnItCarriesIsTheValueAtTheSnapshot() {
+    // Column 2 (status) always carried (not a large object, captured by every instance): NULL at the snapshot, set
+    // to "paid" by the update after it, which the chunk row (read later) shows. Column 1 stands for a large object.
+    boolean[] uncarried = {false, true, false};
+    HistoryRules typed = new HistoryRules(new boolean[] {true, true, true}, false, null, null, uncarried);
+    Snapshot s = new Snapshot(lsn(50), at(50), true);
+    List<Change> rows = List.of(chunk(10, "paid"), new Change(lsn(55), at(55), 1, "0x01", 3,
+        new Object[] {1, null, null}), new Change(lsn(55), at(55), 1, "0x01", 4, new Object[] {1, 10, "paid"}));
+    assertThat(show(typed.apply(null, null, rows, s)))
+        .isEqualTo("[1, 10, null] [0x00000000000000000032, 0x00000000000000000037); "
+            + "[1, 10, paid] [0x00000000000000000037, null)");
+    // Types unknown (no options): every NULL may be one the image does not carry, as before.
+    assertThat(show(ALL.apply(null, null, rows, s))).isEqualTo("[1, 10, paid] [0x00000000000000000032, null)");
+
+    // A later call correcting the version the snapshot's row opened: a carried NULL corrects it, an uncarried does not.
+    HistoryRules later = new HistoryRules(new boolean[] {true, true, true}, false, lsn(50), at(50), uncarried);
+    Version shown = new Version(new Object[] {1, 10, "paid"}, lsn(50), at(50), null, null, false, false);
+    assertThat(show(later.apply(shown, lsn(50), rows.subList(1, 3), null)))
+        .isEqualTo("[1, 10, null] [0x00000000000000000032, 0x00000000000000000037); "
+            + "[1, 10, paid] [0x00000000000000000037, null)");
+  }
+
+  @Test
   void inOneStatementABeforeImageSaysTheKeyWasHeldWhateverTheSeqvalOrder() {
     // Rows A and B exchange the unique value the history is keyed by: key 10 gets B's after image (seqval 1) and
     // A's before image (seqval 2) in one statement. Key 10 was held (by A) before it.
