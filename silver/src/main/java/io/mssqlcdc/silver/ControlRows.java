@@ -16,10 +16,14 @@ import io.mssqlcdc.finalization.Finalization;
 import io.mssqlcdc.finalization.Granularity;
 import io.mssqlcdc.lsn.Lsn;
 import io.mssqlcdc.sink.tables.DeltaTables;
+import io.mssqlcdc.sink.tables.DriverRead;
 import io.mssqlcdc.sink.tables.TableRef;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
@@ -46,8 +50,31 @@ final class ControlRows {
 
   private ControlRows() {}
 
-  /** Bronze's verdict and silver's position, in one read of the control table. */
+  private static final List<String> COLUMNS = List.of(TABLE_NAME, END_LSN, END_COMMIT_TS, APPLIED_LSN, SNAPSHOT_LSN,
+      OPEN_SNAPSHOT_LSN, SNAPSHOT_WAVE, FINALIZED_UNTIL);
+
+  /**
+   * Bronze's verdict and silver's position, in one read of the control table: on the driver (Delta Kernel, no Spark
+   * job: {@link DriverRead}) where it can, else with Spark.
+   */
   static Read read(SparkSession spark, TableRef control, String bronze, String silver) {
+    Optional<List<Map<String, Object>>> driver = DriverRead.rowsWhere(spark, control, TABLE_NAME,
+        new java.util.HashSet<>(List.of(bronze, silver)), COLUMNS);
+    if (driver.isPresent()) {
+      BronzeVerdict verdict = BronzeVerdict.NONE;
+      SilverPosition position = SilverPosition.NONE;
+      boolean silverRow = false;
+      for (Map<String, Object> r : driver.get()) {
+        if (bronze.equals(r.get(TABLE_NAME))) {
+          verdict = new BronzeVerdict((String) r.get(END_LSN), (LocalDateTime) r.get(END_COMMIT_TS));
+        } else {
+          silverRow = true;
+          position = new SilverPosition((String) r.get(APPLIED_LSN), (String) r.get(SNAPSHOT_LSN),
+              (String) r.get(OPEN_SNAPSHOT_LSN), (Integer) r.get(SNAPSHOT_WAVE), (LocalDateTime) r.get(FINALIZED_UNTIL));
+        }
+      }
+      return new Read(verdict, position, silverRow);
+    }
     List<Row> rows = DeltaTables.read(spark, control)
         .where(col(TABLE_NAME).isin(bronze, silver))
         .select(TABLE_NAME, END_LSN, END_COMMIT_TS, APPLIED_LSN, SNAPSHOT_LSN, OPEN_SNAPSHOT_LSN, SNAPSHOT_WAVE,
