@@ -64,10 +64,12 @@ record SourceTableInfo(List<String> keys, Set<String> instancesLower, Set<String
         instances.add(ci.name().toLowerCase(Locale.ROOT));
       }
       Set<String> carried = null;
-      if (columnTypes) {
+      if (columnTypes && !all.isEmpty()) {
+        // The instances that exist now (the configured one may have been dropped after a switch); bronze's rows of
+        // a dropped one are covered by "captured by every instance" only as far as the remaining ones say.
         List<List<CapturedColumn>> columns = new ArrayList<>();
-        for (String ci : instances) {
-          columns.add(client.capturedColumns(ci));
+        for (CaptureInstance ci : all) {
+          columns.add(client.capturedColumns(ci.name()));
         }
         carried = carried(columns);
       }
