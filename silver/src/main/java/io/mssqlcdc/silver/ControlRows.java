@@ -22,8 +22,6 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
@@ -58,41 +56,38 @@ final class ControlRows {
    * job: {@link DriverRead}) where it can, else with Spark.
    */
   static Read read(SparkSession spark, TableRef control, String bronze, String silver) {
-    Optional<List<Map<String, Object>>> driver = DriverRead.rowsWhere(spark, control, TABLE_NAME,
-        new java.util.HashSet<>(List.of(bronze, silver)), COLUMNS);
-    if (driver.isPresent()) {
-      BronzeVerdict verdict = BronzeVerdict.NONE;
-      SilverPosition position = SilverPosition.NONE;
-      boolean silverRow = false;
-      for (Map<String, Object> r : driver.get()) {
-        if (bronze.equals(r.get(TABLE_NAME))) {
-          verdict = new BronzeVerdict((String) r.get(END_LSN), (LocalDateTime) r.get(END_COMMIT_TS));
-        } else {
-          silverRow = true;
-          position = new SilverPosition((String) r.get(APPLIED_LSN), (String) r.get(SNAPSHOT_LSN),
-              (String) r.get(OPEN_SNAPSHOT_LSN), (Integer) r.get(SNAPSHOT_WAVE), (LocalDateTime) r.get(FINALIZED_UNTIL));
-        }
-      }
-      return new Read(verdict, position, silverRow);
-    }
-    List<Row> rows = DeltaTables.read(spark, control)
-        .where(col(TABLE_NAME).isin(bronze, silver))
-        .select(TABLE_NAME, END_LSN, END_COMMIT_TS, APPLIED_LSN, SNAPSHOT_LSN, OPEN_SNAPSHOT_LSN, SNAPSHOT_WAVE,
-            FINALIZED_UNTIL)
-        .collectAsList();
+    List<Map<String, Object>> rows = DriverRead.rowsWhere(spark, control, TABLE_NAME,
+        new java.util.HashSet<>(List.of(bronze, silver)), COLUMNS).orElseGet(() -> sparkRead(spark, control, bronze,
+        silver));
     BronzeVerdict verdict = BronzeVerdict.NONE;
     SilverPosition position = SilverPosition.NONE;
     boolean silverRow = false;
-    for (Row r : rows) {
-      if (bronze.equals(r.getString(0))) {
-        verdict = new BronzeVerdict(str(r, 1), r.isNullAt(2) ? null : (LocalDateTime) r.get(2));
+    for (Map<String, Object> r : rows) {
+      if (bronze.equals(r.get(TABLE_NAME))) {
+        verdict = new BronzeVerdict((String) r.get(END_LSN), (LocalDateTime) r.get(END_COMMIT_TS));
       } else {
         silverRow = true;
-        position = new SilverPosition(str(r, 3), str(r, 4), str(r, 5), r.isNullAt(6) ? null : r.getInt(6),
-            r.isNullAt(7) ? null : (LocalDateTime) r.get(7));
+        position = new SilverPosition((String) r.get(APPLIED_LSN), (String) r.get(SNAPSHOT_LSN),
+            (String) r.get(OPEN_SNAPSHOT_LSN), (Integer) r.get(SNAPSHOT_WAVE), (LocalDateTime) r.get(FINALIZED_UNTIL));
       }
     }
     return new Read(verdict, position, silverRow);
+  }
+
+  /** The two rows read with Spark, as {@link DriverRead} gives them: column name to value. */
+  private static List<Map<String, Object>> sparkRead(SparkSession spark, TableRef control, String bronze,
+      String silver) {
+    List<Map<String, Object>> out = new java.util.ArrayList<>();
+    for (Row r : DeltaTables.read(spark, control).where(col(TABLE_NAME).isin(bronze, silver))
+        .select(COLUMNS.stream().map(org.apache.spark.sql.functions::col).toArray(org.apache.spark.sql.Column[]::new))
+        .collectAsList()) {
+      Map<String, Object> m = new java.util.HashMap<>();
+      for (int i = 0; i < COLUMNS.size(); i++) {
+        m.put(COLUMNS.get(i), r.get(i));
+      }
+      out.add(m);
+    }
+    return out;
   }
 
   /**
@@ -140,9 +135,5 @@ final class ControlRows {
     CdcOffset end = CdcOffset.of(Lsn.parse(bronze.endLsn()), bronze.endCommitTs().toInstant(ZoneOffset.UTC), null);
     LocalDateTime cand = Finalization.candidate(end, granularity.text()).orElse(null);
     return cand != null && (current == null || cand.isAfter(current)) ? new Verdict(cand, end) : null;
-  }
-
-  private static String str(Row r, int i) {
-    return r.isNullAt(i) ? null : r.getString(i);
   }
 }

@@ -343,7 +343,7 @@ public final class DeltaSink implements VoidFunction2<Dataset<Row>, Long> {
     }
     try {
       // txnAppId = the sink id, txnVersion = the batch id (decision 0005); the writer skips Delta's state
-      // computation for the check when it committed the previous batch itself (decision 0014).
+      // computation for the check when it committed the previous batch itself (decision 0017).
       return bronzeWriter.append(rows, batchId, Map.of(
           "userMetadata", BatchFacts.uncountedMetadata(batchId, sinkId),
           "mergeSchema", "true"));
