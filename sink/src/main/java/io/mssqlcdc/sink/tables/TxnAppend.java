@@ -78,7 +78,6 @@ public final class TxnAppend {
         return r.outcome();
       }
     }
-    last = null;
     Map<String, String> withTxn = new java.util.HashMap<>(options);
     withTxn.put("txnAppId", appId);
     withTxn.put("txnVersion", Long.toString(version));
@@ -100,10 +99,5 @@ public final class TxnAppend {
   TxnAppend beforeCommit(Runnable action) {
     this.beforeCommit = action;
     return this;
-  }
-
-  /** Forgets what this writer committed: its next append asks Delta. */
-  public void forget() {
-    last = null;
   }
 }
