@@ -17,6 +17,8 @@ import org.apache.spark.sql.delta.actions.Action;
 import org.apache.spark.sql.delta.actions.SetTransaction;
 import org.apache.spark.sql.delta.commands.DMLUtils;
 import org.apache.spark.sql.delta.commands.WriteIntoDelta;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import scala.Option;
 import scala.Tuple2;
 import scala.collection.Iterator;
@@ -28,6 +30,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * catches) rather than the sink's.
  */
 final class TxnCommit {
+  private static final Logger LOG = LoggerFactory.getLogger(TxnCommit.class);
   private static final long UNKNOWN = Long.MIN_VALUE;
 
   /** What an append did, and what the writer knows after it (null: nothing). */
@@ -105,21 +108,29 @@ final class TxnCommit {
     if (read == last.tableVersion()) {
       return recorded;
     }
-    Iterator<Tuple2<Object, scala.collection.immutable.Seq<Action>>> commits =
-        log.getChanges(last.tableVersion() + 1, read, table, true);
     long expected = last.tableVersion() + 1;
-    while (commits.hasNext()) {
-      Tuple2<Object, scala.collection.immutable.Seq<Action>> c = commits.next();
-      if ((Long) c._1() != expected) {
-        return UNKNOWN;
-      }
-      expected++;
-      Iterator<Action> actions = c._2().iterator();
-      while (actions.hasNext()) {
-        if (actions.next() instanceof SetTransaction t && t.appId().equals(appId)) {
-          recorded = Math.max(recorded, t.version());
+    try {
+      Iterator<Tuple2<Object, scala.collection.immutable.Seq<Action>>> commits =
+          log.getChanges(last.tableVersion() + 1, read, table, true);
+      while (commits.hasNext()) {
+        Tuple2<Object, scala.collection.immutable.Seq<Action>> c = commits.next();
+        if ((Long) c._1() != expected) {
+          return UNKNOWN;
+        }
+        expected++;
+        Iterator<Action> actions = c._2().iterator();
+        while (actions.hasNext()) {
+          if (actions.next() instanceof SetTransaction t && t.appId().equals(appId)) {
+            recorded = Math.max(recorded, t.version());
+          }
         }
       }
+    } catch (RuntimeException e) {
+      // A commit file since the writer's last commit is gone (log cleanup with a retention shorter than a batch) or
+      // unreadable: Delta's state, which starts from a checkpoint, answers instead.
+      LOG.debug("{}: the log's commits after version {} are not readable ({}); asking Delta's state", log.dataPath(),
+          last.tableVersion(), e.toString());
+      return UNKNOWN;
     }
     return expected == read + 1 ? recorded : UNKNOWN;
   }

@@ -146,6 +146,30 @@ class TxnAppendTest {
     assertThat(writer.checkedAppends()).as("another table id: Delta asked").isEqualTo(checked + 1);
   }
 
+  /** Commit files since the writer's last commit removed (a log retention shorter than a batch): Delta is asked. */
+  @Test
+  void commitsGoneSinceItsLastCommitAreAskedAbout() throws Exception {
+    String p = tmp.resolve("t").toString();
+    TableRef t = TableRef.of(p);
+    TxnAppend writer = new TxnAppend(t, "app");
+    writer.append(rows("(1, 'a')"), 1, OPTIONS);
+    // Other writers' commits up to Delta's checkpoint at version 10 and one after it; the commit files before the
+    // checkpoint removed, as log cleanup does (the table stays readable from the checkpoint).
+    for (int i = 2; i <= 11; i++) {
+      DeltaTables.append(rows("(" + (10 + i) + ", 'other')"), t, Map.of());
+    }
+    Path log = Path.of(p, "_delta_log");
+    assertThat(log.resolve(String.format("%020d.checkpoint.parquet", 10))).exists();
+    for (int v = 0; v < 10; v++) {
+      java.nio.file.Files.delete(log.resolve(String.format("%020d.json", v)));
+    }
+    int checked = writer.checkedAppends();
+    assertThat(writer.append(rows("(2, 'b')"), 2, OPTIONS)).isEqualTo(TxnAppend.Outcome.WRITTEN);
+    assertThat(writer.checkedAppends()).as("the commits since could not be read: Delta asked").isEqualTo(checked + 1);
+    assertThat(writer.append(rows("(2, 'b')"), 2, OPTIONS)).isEqualTo(TxnAppend.Outcome.SKIPPED);
+    assertThat(spark.read().format("delta").load(p).where("name <> 'other'").count()).isEqualTo(2);
+  }
+
   private static void deleteTree(Path root) throws java.io.IOException {
     try (var paths = java.nio.file.Files.walk(root)) {
       for (Path x : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
