@@ -1,6 +1,7 @@
 package io.mssqlcdc.silver;
 
 import io.mssqlcdc.sink.tables.DeltaTables;
+import io.mssqlcdc.sink.tables.DriverRead;
 import io.mssqlcdc.sink.tables.TableRef;
 import java.util.function.Function;
 import org.apache.spark.sql.Row;
@@ -14,12 +15,14 @@ import org.slf4j.LoggerFactory;
  * insert-only path (no materialization of the source, no join of the target's files to rewrite);
  * in the bench that is 2 s of a 10 s first history call.
  *
- * <p>The emptiness is read before the MERGE's own transaction starts, so another writer could
- * commit in between (a second first call overlapping this one), and an insert-only MERGE would
- * then skip the keys that writer inserted, newer images of them included. So the target's version
- * is read before the emptiness and after the MERGE: unless the MERGE's commit is the only one in
- * between, the full MERGE runs too (idempotent: it takes an image only when newer, a version by
- * its key and {@code __from_lsn}), and the call ends as if it had run only that.
+ * <p>The emptiness is the log's when the target has no data file at the version read (no Spark job:
+ * a first call usually creates the target just before), else a read's. It is read before the
+ * MERGE's own transaction starts, so another writer could commit in between (a second first call
+ * overlapping this one), and an insert-only MERGE would then skip the keys that writer inserted,
+ * newer images of them included. So the target's version is read before the emptiness and after
+ * the MERGE: unless the MERGE's commit is the only one in between, the full MERGE runs too
+ * (idempotent: it takes an image only when newer, a version by its key and {@code __from_lsn}),
+ * and the call ends as if it had run only that.
  */
 final class FirstMerge {
   private static final Logger LOG = LoggerFactory.getLogger(FirstMerge.class);
@@ -38,7 +41,9 @@ final class FirstMerge {
       return merge.apply(false);
     }
     long before = DeltaTables.version(spark, target);
-    boolean empty = DeltaTables.read(spark, target).isEmpty();
+    // No data file at that version (the log's answer, no Spark job): empty. Files: a read says whether a row is left.
+    boolean empty = !DriverRead.hasFiles(spark, target, before).orElse(true)
+        || DeltaTables.read(spark, target).isEmpty();
     checked.run();
     if (!empty) {
       return merge.apply(false);

@@ -32,4 +32,18 @@ public final class DriverRead {
       return Optional.empty();
     }
   }
+
+  /**
+   * Whether {@code ref} at {@code version} has any data file, read from its log on the driver (no Spark job); empty
+   * when the table cannot be read this way. A table with no file holds no row; one with files may still hold none
+   * (files whose rows were all deleted), which only a read can tell.
+   */
+  public static Optional<Boolean> hasFiles(SparkSession spark, TableRef ref, long version) {
+    try {
+      return KernelRows.hasFiles(spark, ref, version);
+    } catch (Exception | LinkageError e) {
+      LogVersion.unavailable(ref, e);
+      return Optional.empty();
+    }
+  }
 }

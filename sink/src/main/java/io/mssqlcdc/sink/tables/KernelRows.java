@@ -88,6 +88,27 @@ final class KernelRows {
     return Optional.of(out);
   }
 
+  /** {@link DriverRead#hasFiles}; throws what Kernel throws. */
+  static Optional<Boolean> hasFiles(SparkSession spark, TableRef ref, long version) throws Exception {
+    Optional<LogVersion.Log> log = LogVersion.log(spark, ref);
+    if (log.isEmpty()) {
+      return Optional.empty();
+    }
+    Engine engine = DefaultEngine.create(spark.sessionState().newHadoopConf());
+    Snapshot snapshot = TableManager.loadSnapshot(log.get().log().dataPath().toString()).atVersion(version)
+        .build(engine);
+    try (CloseableIterator<FilteredColumnarBatch> files = snapshot.getScanBuilder().build().getScanFiles(engine)) {
+      while (files.hasNext()) {
+        try (CloseableIterator<io.delta.kernel.data.Row> fileRows = files.next().getRows()) {
+          if (fileRows.hasNext()) {
+            return Optional.of(true);
+          }
+        }
+      }
+    }
+    return Optional.of(false);
+  }
+
   private static void collect(FilteredColumnarBatch batch, StructType schema, String keyColumn, Set<String> keys,
       List<Map<String, Object>> out) throws java.io.IOException {
     int key = schema.indexOf(keyColumn);

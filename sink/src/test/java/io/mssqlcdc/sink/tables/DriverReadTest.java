@@ -55,6 +55,20 @@ class DriverReadTest {
   }
 
   @Test
+  void whetherAVersionHasFiles() {
+    String p = tmp.resolve("files").toString();
+    TableRef t = TableRef.of(p);
+    spark.sql("CREATE TABLE delta.`" + p + "` (id INT, amount DECIMAL(10,2)) USING delta");
+    assertThat(DriverRead.hasFiles(spark, t, 0)).contains(false);
+    spark.sql("INSERT INTO delta.`" + p + "` VALUES (1, 2.50)");
+    assertThat(DriverRead.hasFiles(spark, t, 1)).contains(true);
+    assertThat(DriverRead.hasFiles(spark, t, 0)).as("an older version, as it was").contains(false);
+    spark.sql("DELETE FROM delta.`" + p + "`");
+    assertThat(DriverRead.hasFiles(spark, t, 2)).as("every file removed").contains(false);
+    assertThat(DriverRead.hasFiles(spark, TableRef.of(tmp.resolve("none").toString()), 0)).isEmpty();
+  }
+
+  @Test
   void whatItCannotReadItLeavesToSpark() {
     String p = tmp.resolve("t").toString();
     spark.sql("CREATE TABLE delta.`" + p + "` (table_name STRING, amount DECIMAL(10,2)) USING delta");
