@@ -125,6 +125,11 @@ final class ApplyRun {
     }
 
     long version = label("bronze version", () -> DeltaTables.version(spark, bronze));
+    // Silver's state (its files, which the MERGE filters first), computed beside the ranking when the call will likely
+    // MERGE: bronze has a newer version than at silver's last call (StateWarmup; BronzeMoves).
+    StateWarmup silverState = BronzeMoves.since(silver.text(), bronze.text(), version) && first.silverRow()
+        ? StateWarmup.start(spark, silver, JobLabel.text(silver.text(), "MERGE: silver's state, ahead"))
+        : StateWarmup.NONE;
     Dataset<Row> pinned = DeltaTables.readVersion(spark, bronze, version);
     BronzeColumns columns = BronzeColumns.of(pinned.schema(), bronze.text(), source.keys());
     Column ours = lower(col(CdcColumns.CAPTURE_INSTANCE)).isin(source.instancesLower().toArray());
@@ -204,6 +209,7 @@ final class ApplyRun {
           chunked), extras, columns, prunable && !plan.rebuild() && waves == null);
     }
 
+    silverState.await(WARMUP_WAIT_SECONDS);
     try (RankedChanges r = ranked) {
       if (r.otherInstance() != null) {
         throw SilverErrors.otherCaptureInstance(bronze.text(), r.otherInstance(), captureInstance, reader != null);

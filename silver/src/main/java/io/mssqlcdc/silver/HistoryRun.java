@@ -92,7 +92,13 @@ final class HistoryRun {
     StreamProgress progress = factsExist && chunkedPending ? StreamProgress.read(spark, facts, bronze.text())
         : StreamProgress.NONE;
 
-    Dataset<Row> pinned = DeltaTables.readVersion(spark, bronze, DeltaTables.version(spark, bronze));
+    long bronzeVersion = DeltaTables.version(spark, bronze);
+    // The history's state (its files, which the MERGE's source reads and the MERGE filters), computed beside the pass
+    // over bronze when the call will likely MERGE: bronze has a newer version than at the last call (StateWarmup).
+    StateWarmup historyState = BronzeMoves.since(history.text(), bronze.text(), bronzeVersion) && first.silverRow()
+        ? StateWarmup.start(spark, history, "ApplyHistory " + history.text() + ": the history's state, ahead")
+        : StateWarmup.NONE;
+    Dataset<Row> pinned = DeltaTables.readVersion(spark, bronze, bronzeVersion);
     BronzeColumns columns = BronzeColumns.of(pinned.schema(), bronze.text(), source.keys());
     boolean[] tracked = TrackedColumns.mask(columns.capturedNames(), track, except);
     Column ours = lower(col(CdcColumns.CAPTURE_INSTANCE)).isin(source.instancesLower().toArray());
@@ -162,6 +168,7 @@ final class HistoryRun {
       HistoryMerge.ensure(spark, history, columns.captured());
       EnsuredTables.add(spark, ensured);
     }
+    historyState.await(ApplyRun.WARMUP_WAIT_SECONDS);
     String merged = "no MERGE";
     StateWarmup warmup = StateWarmup.NONE;
     if (plan.merges(top)) {

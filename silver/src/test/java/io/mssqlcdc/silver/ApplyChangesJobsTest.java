@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * item 3); 28, 8 and 26 with bronze's version read from the log; 28, 6 and 23 when the facts need no read
  * (the first call reads them; later calls check the facts commits since from Delta's log, SnapshotFacts); 26, 3 and
  * 21 with the control row read on the driver (the control table's state, 3 jobs, then computed beside the MERGE); 24,
- * 3 and 21 with the first call's emptiness of silver read from its log (no file: no read); up to 3
+ * 3 and 21 with the first call's emptiness of silver read from its log (no file: no read); a call after bronze moved
+ * computes silver's state beside the ranking (StateWarmup, BronzeMoves: its jobs counted, off the path); up to 3
  * more under load (Delta computes a table's snapshot after a commit in the
  * background, and a write that starts before it is done computes it itself), hence the bounds. A
  * change that adds a job must say why here and raise the bound. Each step's jobs are named
