@@ -65,6 +65,8 @@ final class ApplyRun {
   private final Granularity granularity;
   private final Consumer<ApplyChanges.Step> steps;
   private final boolean pruneByKeys;
+  /** Silver's state computed ahead, awaited before the MERGE, or when the call fails (its jobs are the call's). */
+  private StateWarmup silverState = StateWarmup.NONE;
 
   ApplyRun(SparkSession spark, TableRef bronze, TableRef silver, TableRef control, TableRef facts,
       String captureInstance, List<String> keys, CdcReaderOptions reader, Granularity granularity,
@@ -86,6 +88,7 @@ final class ApplyRun {
     try {
       return apply();
     } catch (RuntimeException | Error e) {
+      silverState.await(WARMUP_WAIT_SECONDS);
       EnsuredTables.forget(spark, "control " + control.text());
       EnsuredTables.forget(spark, "silver " + silver.text());
       throw e;
@@ -126,8 +129,9 @@ final class ApplyRun {
 
     long version = label("bronze version", () -> DeltaTables.version(spark, bronze));
     // Silver's state (its files, which the MERGE filters first), computed beside the ranking when the call will likely
-    // MERGE: bronze has a newer version than at silver's last call (StateWarmup; BronzeMoves).
-    StateWarmup silverState = BronzeMoves.since(silver.text(), bronze.text(), version) && first.silverRow()
+    // MERGE: bronze has a newer version than at silver's last call in this JVM, or it is the JVM's first call for
+    // silver (StateWarmup; BronzeMoves).
+    silverState = BronzeMoves.since(silver.text(), bronze.text(), version) && first.silverRow()
         ? StateWarmup.start(spark, silver, JobLabel.text(silver.text(), "MERGE: silver's state, ahead"))
         : StateWarmup.NONE;
     Dataset<Row> pinned = DeltaTables.readVersion(spark, bronze, version);

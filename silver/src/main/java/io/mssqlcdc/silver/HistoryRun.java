@@ -43,6 +43,8 @@ final class HistoryRun {
   private final List<String> track;
   private final List<String> except;
   private final Consumer<ApplyHistory.Step> steps;
+  /** The history's state computed ahead, awaited before the MERGE, or when the call fails (its jobs are the call's). */
+  private StateWarmup historyState = StateWarmup.NONE;
 
   HistoryRun(SparkSession spark, CallArguments args, boolean storeDeletes, List<String> track, List<String> except,
       Consumer<ApplyHistory.Step> steps) {
@@ -58,6 +60,7 @@ final class HistoryRun {
     try {
       return apply();
     } catch (RuntimeException | Error e) {
+      historyState.await(ApplyRun.WARMUP_WAIT_SECONDS);
       EnsuredTables.forget(spark, "control " + args.control().text());
       EnsuredTables.forget(spark, "history " + args.target().text());
       throw e;
@@ -94,8 +97,9 @@ final class HistoryRun {
 
     long bronzeVersion = DeltaTables.version(spark, bronze);
     // The history's state (its files, which the MERGE's source reads and the MERGE filters), computed beside the pass
-    // over bronze when the call will likely MERGE: bronze has a newer version than at the last call (StateWarmup).
-    StateWarmup historyState = BronzeMoves.since(history.text(), bronze.text(), bronzeVersion) && first.silverRow()
+    // over bronze when the call will likely MERGE: bronze has a newer version than at the last call in this JVM, or it
+    // is the JVM's first call for the history (StateWarmup).
+    historyState = BronzeMoves.since(history.text(), bronze.text(), bronzeVersion) && first.silverRow()
         ? StateWarmup.start(spark, history, "ApplyHistory " + history.text() + ": the history's state, ahead")
         : StateWarmup.NONE;
     Dataset<Row> pinned = DeltaTables.readVersion(spark, bronze, bronzeVersion);

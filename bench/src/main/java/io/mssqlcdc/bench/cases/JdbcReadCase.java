@@ -37,8 +37,8 @@ public final class JdbcReadCase implements BenchCase {
   /**
    * Warm-up repetitions at least: the JDBC path runs more code to compile (mssql-jdbc's TDS decoding, and the
    * stand-in's encoding in this JVM) and reaches its steady rate after about four reads of the 100,000 rows (per
-   * repetition 1.01, 0.57, 0.45, 0.32 s, then 0.29-0.34 s), the fake after two (0.51, 0.26, then 0.18-0.21 s; the
-   * 2026-12-06 00:37 run, docs/PERFORMANCE.md): with one warm-up the figure measured the compiler, not the path.
+   * repetition 1.05, 0.85, 0.64, 0.40, then 0.31-0.37 s), the fake after two (0.44, 0.27, then 0.20-0.22 s; the
+   * 2026-12-06 00:36 run, docs/PERFORMANCE.md): with one warm-up the figure measured the compiler, not the path.
    */
   static final int WARMUPS = 4;
   private static final com.sun.management.OperatingSystemMXBean OS =

@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
  * the table finds it done. Delta 4.4's {@code UpdateCommand} asks the snapshot's file count first (a
  * metric), which costs two Spark jobs over the table's log state on every new version; for silver's
  * position, written right after silver's MERGE, those jobs can run beside the MERGE instead of after it.
+ * Likewise silver's (or the history's) own state, which its MERGE needs first, beside the pass over bronze.
  *
  * <p>Only a head start: the snapshot is the same object the {@code UPDATE} then takes when no commit
  * landed in between (Delta keeps a table's newest snapshot and computes its state once, under the

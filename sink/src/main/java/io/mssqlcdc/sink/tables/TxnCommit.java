@@ -32,6 +32,8 @@ import scala.jdk.javaapi.CollectionConverters;
 final class TxnCommit {
   private static final Logger LOG = LoggerFactory.getLogger(TxnCommit.class);
   private static final long UNKNOWN = Long.MIN_VALUE;
+  /** Tables whose unreadable log tail was logged (once each). */
+  private static final java.util.Set<String> GONE = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /** What an append did, and what the writer knows after it (null: nothing). */
   record Result(TxnAppend.Outcome outcome, TxnAppend.Last last) {}
@@ -125,11 +127,14 @@ final class TxnCommit {
           }
         }
       }
-    } catch (RuntimeException e) {
-      // A commit file since the writer's last commit is gone (log cleanup with a retention shorter than a batch) or
-      // unreadable: Delta's state, which starts from a checkpoint, answers instead.
-      LOG.debug("{}: the log's commits after version {} are not readable ({}); asking Delta's state", log.dataPath(),
-          last.tableVersion(), e.toString());
+    } catch (Exception e) {
+      // A commit file since the writer's last commit is gone (log cleanup with a retention shorter than a batch;
+      // Delta may throw it undeclared, hence Exception) or unreadable: Delta's state, from a checkpoint, answers.
+      if (GONE.add(log.dataPath().toString())) {
+        LOG.warn("{}: the log's commits after version {} are not readable ({}): Delta's state is asked instead. Is"
+            + " delta.logRetentionDuration shorter than the stream's batch interval?", log.dataPath(),
+            last.tableVersion(), e.toString());
+      }
       return UNKNOWN;
     }
     return expected == read + 1 ? recorded : UNKNOWN;
