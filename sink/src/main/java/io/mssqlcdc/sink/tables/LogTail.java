@@ -63,28 +63,39 @@ public final class LogTail {
       if (log.isEmpty() || mapsColumns(log.get(), to)) {
         return false;
       }
-      Iterator<Tuple2<Object, scala.collection.immutable.Seq<Action>>> commits =
-          log.get().log().getChanges(from + 1, to, log.get().table(), true);
-      long expected = from + 1;
-      while (commits.hasNext()) {
-        Tuple2<Object, scala.collection.immutable.Seq<Action>> c = commits.next();
-        long version = (Long) c._1();
-        if (version != expected) {
-          return false;
-        }
-        expected++;
-        Iterator<Action> actions = c._2().iterator();
-        while (actions.hasNext()) {
-          if (!nullIn(actions.next(), column)) {
-            return false;
-          }
-        }
-      }
-      return expected == to + 1;
+      return eachAction(log.get().log(), log.get().table(), from, to, a -> nullIn(a, column));
     } catch (Exception | LinkageError e) {
       LogVersion.unavailable(ref, e);
       return false;
     }
+  }
+
+  /**
+   * Visits the actions of {@code log}'s commits after version {@code from} up to {@code to}, in order, while
+   * {@code visit} returns true (Delta's {@code getChanges}, the commit files only, on the driver). True when every one
+   * of those commits was read, in sequence, and none of its actions stopped the visit; false at a gap or a stop.
+   * Throws what Delta throws (a commit file gone, possibly undeclared).
+   */
+  static boolean eachAction(org.apache.spark.sql.delta.DeltaLog log,
+      scala.Option<org.apache.spark.sql.catalyst.catalog.CatalogTable> table, long from, long to,
+      java.util.function.Predicate<Action> visit) {
+    Iterator<Tuple2<Object, scala.collection.immutable.Seq<Action>>> commits =
+        log.getChanges(from + 1, to, table, true);
+    long expected = from + 1;
+    while (commits.hasNext()) {
+      Tuple2<Object, scala.collection.immutable.Seq<Action>> c = commits.next();
+      if ((Long) c._1() != expected) {
+        return false;
+      }
+      expected++;
+      Iterator<Action> actions = c._2().iterator();
+      while (actions.hasNext()) {
+        if (!visit.test(actions.next())) {
+          return false;
+        }
+      }
+    }
+    return expected == to + 1;
   }
 
   /**

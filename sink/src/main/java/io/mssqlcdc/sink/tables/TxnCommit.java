@@ -20,8 +20,6 @@ import org.apache.spark.sql.delta.commands.WriteIntoDelta;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import scala.Option;
-import scala.Tuple2;
-import scala.collection.Iterator;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
@@ -106,27 +104,18 @@ final class TxnCommit {
         || !last.tableId().equals(txn.metadata().id())) {
       return UNKNOWN;
     }
-    long recorded = last.txnVersion();
+    long[] recorded = {last.txnVersion()};
     if (read == last.tableVersion()) {
-      return recorded;
+      return recorded[0];
     }
-    long expected = last.tableVersion() + 1;
     try {
-      Iterator<Tuple2<Object, scala.collection.immutable.Seq<Action>>> commits =
-          log.getChanges(last.tableVersion() + 1, read, table, true);
-      while (commits.hasNext()) {
-        Tuple2<Object, scala.collection.immutable.Seq<Action>> c = commits.next();
-        if ((Long) c._1() != expected) {
-          return UNKNOWN;
+      boolean whole = LogTail.eachAction(log, table, last.tableVersion(), read, a -> {
+        if (a instanceof SetTransaction t && t.appId().equals(appId)) {
+          recorded[0] = Math.max(recorded[0], t.version());
         }
-        expected++;
-        Iterator<Action> actions = c._2().iterator();
-        while (actions.hasNext()) {
-          if (actions.next() instanceof SetTransaction t && t.appId().equals(appId)) {
-            recorded = Math.max(recorded, t.version());
-          }
-        }
-      }
+        return true;
+      });
+      return whole ? recorded[0] : UNKNOWN;
     } catch (Exception e) {
       // A commit file since the writer's last commit is gone (log cleanup with a retention shorter than a batch;
       // Delta may throw it undeclared, hence Exception) or unreadable: Delta's state, from a checkpoint, answers.
@@ -137,6 +126,5 @@ final class TxnCommit {
       }
       return UNKNOWN;
     }
-    return expected == read + 1 ? recorded : UNKNOWN;
   }
 }
