@@ -5,11 +5,15 @@ import static io.mssqlcdc.finalization.ControlTable.END_LSN;
 import static io.mssqlcdc.finalization.ControlTable.FINALIZED_UNTIL;
 import static io.mssqlcdc.finalization.ControlTable.TABLE_NAME;
 import static io.mssqlcdc.finalization.ControlTable.UPDATED_AT;
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.when;
 
 import io.delta.tables.DeltaMergeBuilder;
 import io.mssqlcdc.connector.CdcOffset;
 import io.mssqlcdc.sink.tables.DeltaConflicts;
 import io.mssqlcdc.sink.tables.DeltaTables;
+import io.mssqlcdc.sink.tables.RowRewrite;
 import io.mssqlcdc.sink.tables.TableRef;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -19,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
@@ -47,6 +52,7 @@ import org.apache.spark.sql.types.StructType;
  * }</pre>
  */
 public final class ControlRowMerge {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ControlRowMerge.class);
   /** A column of the caller's and its value. */
   private record Own(String column, DataType type, Object value) {}
 
@@ -149,6 +155,82 @@ public final class ControlRowMerge {
       }
       return m.whenNotMatched().insertExpr(insert).execute().first();
     });
+  }
+
+  /**
+   * The write of an {@link #existing()} row in two steps: its files written now ({@link RowRewrite}: beside
+   * the caller's other work, e.g. on a thread of its own while silver's MERGE runs), its commit by
+   * {@link Prepared#commit()} later. The commit is the {@code UPDATE} {@link #execute} would make; where
+   * that path does not apply (a table feature, Delta's internal API not as this build knows it, the row
+   * gone, a conflicting commit in between), {@link Prepared#commit()} runs {@link #execute} instead.
+   */
+  public Prepared prepare(SparkSession spark, TableRef control, String what) {
+    RowRewrite rewrite = null;
+    if (existing && !own.isEmpty()) {
+      try {
+        rewrite = RowRewrite.prepare(spark, control, TABLE_NAME, tableName, rewriteColumns()).orElse(null);
+      } catch (Exception | LinkageError e) {
+        LOG.debug("{}: not prepared ahead ({}); written at its commit", what, e.toString());
+      }
+    }
+    return new Prepared(spark, control, what, rewrite);
+  }
+
+  /** A row's write prepared by {@link #prepare}. */
+  public final class Prepared {
+    private final SparkSession spark;
+    private final TableRef control;
+    private final String what;
+    private final RowRewrite rewrite;
+    private boolean committedAhead;
+
+    private Prepared(SparkSession spark, TableRef control, String what, RowRewrite rewrite) {
+      this.spark = spark;
+      this.control = control;
+      this.what = what;
+      this.rewrite = rewrite;
+    }
+
+    /** Whether the files were written ahead (else {@link #commit()} writes the row the usual way). */
+    public boolean ahead() {
+      return rewrite != null;
+    }
+
+    /**
+     * Commits the prepared rewrite, or writes the row as {@link #execute} does when there is none or it
+     * conflicts with a commit made since it was prepared.
+     *
+     * @return Delta's metrics row, {@code num_affected_rows} first
+     */
+    public Row commit() {
+      if (rewrite != null && rewrite.commit()) {
+        committedAhead = true;
+        return RowFactory.create(rewrite.matched());
+      }
+      return execute(spark, control, what);
+    }
+
+    /** Whether {@link #commit()} committed the files written ahead (else it wrote the row as {@link #execute} does). */
+    public boolean committedAhead() {
+      return committedAhead;
+    }
+  }
+
+  /** The columns {@link #prepare} sets, each as the UPDATE's right-hand side (the verdict's forward only). */
+  private Map<String, Column> rewriteColumns() {
+    Map<String, Column> set = new LinkedHashMap<>();
+    for (Own c : own) {
+      set.put(c.column(), lit(c.value()).cast(c.type()));
+    }
+    if (candidate != null) {
+      Column forward = col(FINALIZED_UNTIL).isNull().or(lit(candidate).gt(col(FINALIZED_UNTIL)));
+      set.put(FINALIZED_UNTIL, when(forward, lit(candidate)).otherwise(col(FINALIZED_UNTIL)));
+      set.put(END_LSN, when(forward, lit(end.lsn().toString())).otherwise(col(END_LSN)));
+      set.put(END_COMMIT_TS, when(forward, lit(LocalDateTime.ofInstant(end.commitTs().orElseThrow(),
+          ZoneOffset.UTC))).otherwise(col(END_COMMIT_TS)));
+      set.put(UPDATED_AT, when(forward, lit(LocalDateTime.now(ZoneOffset.UTC))).otherwise(col(UPDATED_AT)));
+    }
+    return set;
   }
 
   /**

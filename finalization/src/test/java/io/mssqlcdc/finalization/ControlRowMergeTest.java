@@ -47,22 +47,41 @@ class ControlRowMergeTest {
     return DeltaTables.table(spark, control).history(1).select("operation").first().getString(0);
   }
 
-  private static ControlRowMerge maybeExisting(ControlRowMerge m, boolean existing) {
-    return existing ? m.existing() : m;
+  /** How a scenario writes: MERGE, UPDATE of a row read, or that UPDATE prepared ahead and committed after. */
+  private enum Mode { MERGE, UPDATE, PREPARED }
+
+  private Row write(ControlRowMerge m, Mode mode, TableRef control) {
+    return switch (mode) {
+      case MERGE -> m.execute(spark, control, "test");
+      case UPDATE -> m.existing().execute(spark, control, "test");
+      case PREPARED -> {
+        ControlRowMerge.Prepared p = m.existing().prepare(spark, control, "test");
+        Row written = p.commit();
+        // Ahead unless the row is missing (then the MERGE inserts it).
+        assertThat(p.committedAhead()).isEqualTo(p.ahead());
+        yield written;
+      }
+    };
   }
 
   @Test
   void theVerdictMovesOnlyForwardAndTheCallersColumnsAlways() {
-    scenario(false, "silver.orders");
+    scenario(Mode.MERGE, "silver.orders");
   }
 
   @Test
   void anUpdateOfARowReadBeforeKeepsTheSameRulesAndAMissingRowIsMerged() {
     // A name that needs escaping in a SQL literal.
-    scenario(true, "silver.o'rders\\x");
+    scenario(Mode.UPDATE, "silver.o'rders\\x");
   }
 
-  private void scenario(boolean existing, String table) {
+  @Test
+  void anUpdatePreparedAheadKeepsTheSameRules() {
+    scenario(Mode.PREPARED, "silver.o'rders\\x");
+  }
+
+  private void scenario(Mode mode, String table) {
+    boolean existing = mode != Mode.MERGE;
     String path = tmp.resolve("control").toString();
     Finalization.ensureControlTable(spark, path);
     TableRef control = TableRef.of(path);
@@ -71,8 +90,8 @@ class ControlRowMergeTest {
     ControlRowMerge.row("other").set("applied_lsn", DataTypes.StringType, lsnB).execute(spark, control, "test");
 
     // Inserted without a verdict: NULL verdict columns (with existing(): the UPDATE finds no row, the MERGE runs).
-    maybeExisting(ControlRowMerge.row(table).set("applied_lsn", DataTypes.StringType, lsnA)
-        .set("snapshot_wave", DataTypes.IntegerType, 2), existing).execute(spark, control, "test");
+    write(ControlRowMerge.row(table).set("applied_lsn", DataTypes.StringType, lsnA)
+        .set("snapshot_wave", DataTypes.IntegerType, 2), mode, control);
     assertThat(lastOperation(control)).isEqualTo("MERGE");
     Row r = row(control, table);
     assertThat(r.isNullAt(0)).isTrue();
@@ -81,9 +100,9 @@ class ControlRowMergeTest {
 
     // A verdict on the NULL one: written, the end offset's commit time as UTC without zone.
     long before = DeltaTables.version(spark, control);
-    maybeExisting(ControlRowMerge.row(table).set("applied_lsn", DataTypes.StringType, lsnB)
+    write(ControlRowMerge.row(table).set("applied_lsn", DataTypes.StringType, lsnB)
         .set("snapshot_wave", DataTypes.IntegerType, null)
-        .verdict(T.plusHours(1), end(lsnB, "2026-03-01T11:20:00Z")), existing).execute(spark, control, "test");
+        .verdict(T.plusHours(1), end(lsnB, "2026-03-01T11:20:00Z")), mode, control);
     assertThat(DeltaTables.version(spark, control)).isEqualTo(before + 1); // one commit
     assertThat(lastOperation(control)).isEqualTo(existing ? "UPDATE" : "MERGE");
     r = row(control, table);
@@ -93,9 +112,9 @@ class ControlRowMergeTest {
     assertThat(r.isNullAt(4)).isTrue();
 
     // An older candidate: the verdict stays, the caller's column still moves.
-    maybeExisting(ControlRowMerge.row(table).set("applied_lsn", DataTypes.StringType, lsnA)
+    write(ControlRowMerge.row(table).set("applied_lsn", DataTypes.StringType, lsnA)
         .set("snapshot_wave", DataTypes.IntegerType, 7)
-        .verdict(T, end(lsnA, "2026-03-01T10:05:00Z")), existing).execute(spark, control, "test");
+        .verdict(T, end(lsnA, "2026-03-01T10:05:00Z")), mode, control);
     r = row(control, table);
     assertThat(r.get(0)).isEqualTo(T.plusHours(1));
     assertThat(r.getString(1)).isEqualTo(lsnB);
@@ -113,5 +132,69 @@ class ControlRowMergeTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("finalized_until");
     assertThatThrownBy(() -> ControlRowMerge.row("x").execute(spark, control, "test"))
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("nothing to write");
+  }
+
+  @Test
+  void aPreparedUpdateThatConflictsIsWrittenAgainAndTheNewerVerdictStays() {
+    String path = tmp.resolve("control").toString();
+    Finalization.ensureControlTable(spark, path);
+    TableRef control = TableRef.of(path);
+    String lsnA = "0x0000002A000000100003";
+    String lsnB = "0x0000002B000000100003";
+    String lsnC = "0x0000002C000000100003";
+    ControlRowMerge.row("bronze").verdict(T, end(lsnA, "2026-03-01T10:05:00Z")).execute(spark, control, "test");
+    ControlRowMerge.row("silver").set("applied_lsn", DataTypes.StringType, lsnA).execute(spark, control, "test");
+
+    // Nothing committed in between: the files written ahead are the commit (one, an UPDATE).
+    ControlRowMerge.Prepared p = ControlRowMerge.row("silver").set("applied_lsn", DataTypes.StringType, lsnB)
+        .existing().prepare(spark, control, "test");
+    assertThat(p.ahead()).isTrue();
+    long before = DeltaTables.version(spark, control);
+    p.commit();
+    assertThat(p.committedAhead()).isTrue();
+    assertThat(DeltaTables.version(spark, control)).isEqualTo(before + 1);
+    assertThat(lastOperation(control)).isEqualTo("UPDATE");
+    assertThat(row(control, "silver").getString(3)).isEqualTo(lsnB);
+
+    // Another row's commit in between (a tracker's verdict): on a table without partitions Delta counts it as a
+    // conflict, as for its own UPDATE: nothing of the files written ahead is committed, the row is written again.
+    p = ControlRowMerge.row("silver").set("applied_lsn", DataTypes.StringType, lsnC).existing()
+        .prepare(spark, control, "test");
+    ControlRowMerge.row("bronze").verdict(T.plusHours(1), end(lsnB, "2026-03-01T11:05:00Z"))
+        .execute(spark, control, "test");
+    p.commit();
+    assertThat(p.committedAhead()).isFalse();
+    assertThat(row(control, "silver").getString(3)).isEqualTo(lsnC);
+    assertThat(row(control, "bronze").get(0)).isEqualTo(T.plusHours(1));
+
+    // A commit that rewrote silver's row in between (its verdict moved further by another writer): the files
+    // written ahead hold the row as it was, so they conflict; the row is written again, keeping the newer verdict.
+    p = ControlRowMerge.row("silver").set("applied_lsn", DataTypes.StringType, lsnA)
+        .verdict(T.plusHours(1), end(lsnB, "2026-03-01T11:05:00Z")).existing().prepare(spark, control, "test");
+    assertThat(p.ahead()).isTrue();
+    ControlRowMerge.row("silver").verdict(T.plusHours(3), end(lsnC, "2026-03-01T13:05:00Z"))
+        .execute(spark, control, "test");
+    p.commit();
+    assertThat(p.committedAhead()).isFalse();
+    Row r = row(control, "silver");
+    assertThat(r.get(0)).isEqualTo(T.plusHours(3));
+    assertThat(r.getString(1)).isEqualTo(lsnC);
+    assertThat(r.getString(3)).isEqualTo(lsnA);
+
+    // A row not there (deleted since the caller read it): nothing prepared, the MERGE inserts it.
+    p = ControlRowMerge.row("gold").set("applied_lsn", DataTypes.StringType, lsnB).existing()
+        .prepare(spark, control, "test");
+    assertThat(p.ahead()).isFalse();
+    p.commit();
+    assertThat(row(control, "gold").getString(3)).isEqualTo(lsnB);
+
+    // A table feature the rewrite leaves to Delta (the change data feed: the UPDATE writes its change files).
+    spark.sql("ALTER TABLE delta.`" + path + "` SET TBLPROPERTIES (delta.enableChangeDataFeed = true)");
+    p = ControlRowMerge.row("silver").set("applied_lsn", DataTypes.StringType, lsnB).existing()
+        .prepare(spark, control, "test");
+    assertThat(p.ahead()).isFalse();
+    p.commit();
+    assertThat(row(control, "silver").getString(3)).isEqualTo(lsnB);
+    assertThat(lastOperation(control)).isEqualTo("UPDATE");
   }
 }

@@ -67,6 +67,8 @@ final class ApplyRun {
   private final boolean pruneByKeys;
   /** Silver's state computed ahead, awaited before the MERGE, or when the call fails (its jobs are the call's). */
   private StateWarmup silverState = StateWarmup.NONE;
+  /** The position's write prepared beside the MERGE; awaited, not committed, when the call fails before its commit. */
+  private PositionAhead positionAhead = PositionAhead.NONE;
 
   ApplyRun(SparkSession spark, TableRef bronze, TableRef silver, TableRef control, TableRef facts,
       String captureInstance, List<String> keys, CdcReaderOptions reader, Granularity granularity,
@@ -89,6 +91,7 @@ final class ApplyRun {
       return apply();
     } catch (RuntimeException | Error e) {
       silverState.await(WARMUP_WAIT_SECONDS);
+      positionAhead.abandon(WARMUP_WAIT_SECONDS);
       EnsuredTables.forget(spark, "control " + control.text());
       EnsuredTables.forget(spark, "silver " + silver.text());
       throw e;
@@ -227,9 +230,21 @@ final class ApplyRun {
             + " transaction are ordered by _seqval (__$seqval)", bronze);
       }
       ApplyPlan.Outcome outcome = plan.outcome(top, facts != null);
+      // The position and the verdict, in one commit of the control table after the MERGE (none when neither
+      // moves). The verdict is bronze's as read before bronze, never moved backwards.
+      LocalDateTime verdict = position.finalizedUntil();
+      ControlRows.Verdict advance = outcome.holdVerdict() ? null
+          : ControlRows.advance(first.bronze(), verdict, granularity);
+      if (advance != null) {
+        verdict = advance.finalizedUntil();
+      }
+      boolean record = outcome.writePosition() || advance != null;
+      // Its rewritten file written beside the MERGE (PositionAhead), its commit after it.
+      positionAhead = !record ? PositionAhead.NONE : PositionAhead.start(spark, control,
+          ControlRows.row(silver.text(), outcome.next(), advance, first.silverRow()), first.silverRow(),
+          ControlRows.what(silver.text(), control), JobLabel.text(silver.text(), "position, ahead"));
       String pruned = "-";
       Row metrics = null;
-      StateWarmup warmup = StateWarmup.NONE;
       if (outcome.merged()) {
         boolean byKeys = !plan.rebuild() && plan.newChunks().isEmpty();
         List<List<Object>> few = !byKeys || r.keysApplied() > KeyPruning.MAX_POINTS ? null
@@ -237,10 +252,6 @@ final class ApplyRun {
         KeyPruning.Plan prune = !pruneByKeys ? new KeyPruning.None("switched off")
             : KeyPruning.plan(plan.rebuild(), !plan.newChunks().isEmpty(), columns.keys(), few, r.ranges());
         pruned = describe(prune);
-        // The control table's state, which Delta's UPDATE (or MERGE) of the position asks first, computed beside
-        // silver's MERGE (StateWarmup).
-        warmup = outcome.writePosition() ? StateWarmup.start(spark, control, JobLabel.text(silver.text(),
-            "position: the control table's state, ahead")) : StateWarmup.NONE;
         // A first call (no position recorded) into a silver that holds no row yet: insert only (FirstMerge).
         Row m = label("MERGE", () -> FirstMerge.run(spark, silver, !first.silverRow() && plan.rebuild(),
             () -> steps.accept(ApplyChanges.Step.EMPTY_CHECKED), empty -> SilverMerge.merge(spark, silver, r.latest(),
@@ -250,19 +261,11 @@ final class ApplyRun {
       steps.accept(ApplyChanges.Step.MERGED);
       CrashPoints.hit(CrashPoint.SILVER_AFTER_MERGE);
 
-      // The position and the verdict in one commit of the control table (none when neither moves). The verdict
-      // is bronze's as read before bronze, never moved backwards.
-      LocalDateTime verdict = position.finalizedUntil();
-      ControlRows.Verdict advance = outcome.holdVerdict() ? null
-          : ControlRows.advance(first.bronze(), verdict, granularity);
-      if (advance != null) {
-        verdict = advance.finalizedUntil();
-      }
-      if (outcome.writePosition() || advance != null) {
-        ControlRows.Verdict v = advance;
-        warmup.await(WARMUP_WAIT_SECONDS);
+      if (record) {
+        PositionAhead ahead = positionAhead;
+        positionAhead = PositionAhead.NONE;
         label("position", () -> {
-          ControlRows.write(spark, control, silver.text(), outcome.next(), v, first.silverRow());
+          ahead.commit(ControlRows.what(silver.text(), control), WARMUP_WAIT_SECONDS);
           return null;
         });
       }

@@ -109,6 +109,11 @@ final class ControlRows {
    */
   static void write(SparkSession spark, TableRef control, String silver, SilverPosition next, Verdict verdict,
       boolean existing) {
+    row(silver, next, verdict, existing).execute(spark, control, what(silver, control));
+  }
+
+  /** What {@link #write} writes, to be written by the caller (e.g. prepared ahead: {@link PositionAhead}). */
+  static ControlRowMerge row(String silver, SilverPosition next, Verdict verdict, boolean existing) {
     ControlRowMerge m = ControlRowMerge.row(silver)
         .set(APPLIED_LSN, DataTypes.StringType, next.appliedLsn())
         .set(SNAPSHOT_LSN, DataTypes.StringType, next.snapshotLsn())
@@ -120,7 +125,12 @@ final class ControlRows {
     if (existing) {
       m = m.existing();
     }
-    m.execute(spark, control, "recording the position of " + silver + " in " + control);
+    return m;
+  }
+
+  /** The write's name in a conflict's error. */
+  static String what(String silver, TableRef control) {
+    return "recording the position of " + silver + " in " + control;
   }
 
   /**

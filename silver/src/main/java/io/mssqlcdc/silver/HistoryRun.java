@@ -45,6 +45,8 @@ final class HistoryRun {
   private final Consumer<ApplyHistory.Step> steps;
   /** The history's state computed ahead, awaited before the MERGE, or when the call fails (its jobs are the call's). */
   private StateWarmup historyState = StateWarmup.NONE;
+  /** The position's write prepared beside the MERGE; awaited, not committed, when the call fails before its commit. */
+  private PositionAhead positionAhead = PositionAhead.NONE;
 
   HistoryRun(SparkSession spark, CallArguments args, boolean storeDeletes, List<String> track, List<String> except,
       Consumer<ApplyHistory.Step> steps) {
@@ -61,6 +63,7 @@ final class HistoryRun {
       return apply();
     } catch (RuntimeException | Error e) {
       historyState.await(ApplyRun.WARMUP_WAIT_SECONDS);
+      positionAhead.abandon(ApplyRun.WARMUP_WAIT_SECONDS);
       EnsuredTables.forget(spark, "control " + args.control().text());
       EnsuredTables.forget(spark, "history " + args.target().text());
       throw e;
@@ -173,12 +176,21 @@ final class HistoryRun {
       EnsuredTables.add(spark, ensured);
     }
     historyState.await(ApplyRun.WARMUP_WAIT_SECONDS);
+    SilverPosition next = plan.next(top);
+    LocalDateTime verdict = position.finalizedUntil();
+    // While changes wait for a chunked snapshot the history is not complete up to bronze's verdict: it waits too.
+    ControlRows.Verdict advance = facts == null || plan.waits() ? null
+        : ControlRows.advance(first.bronze(), verdict, args.granularity());
+    if (advance != null) {
+      verdict = advance.finalizedUntil();
+    }
+    boolean record = !next.samePosition(position) || advance != null;
+    // The position's rewritten file written beside the MERGE (PositionAhead), its commit after it.
+    positionAhead = !record ? PositionAhead.NONE : PositionAhead.start(spark, control,
+        ControlRows.row(history.text(), next, advance, first.silverRow()), first.silverRow(),
+        ControlRows.what(history.text(), control), "ApplyHistory " + history.text() + ": position, ahead");
     String merged = "no MERGE";
-    StateWarmup warmup = StateWarmup.NONE;
     if (plan.merges(top)) {
-      // The control table's state, which the position's UPDATE asks first, computed beside the MERGE (StateWarmup).
-      warmup = StateWarmup.start(spark, control, "ApplyHistory " + history.text()
-          + ": position: the control table's state, ahead");
       // A whole snapshot's rows at its LSN; a chunk row keeps its wave's stamp (HistoryRules.atSnapshot takes the
       // earliest read of a key).
       Dataset<Row> mine = read.where(ours).withColumn(CdcColumns.START_LSN, when(op.equalTo(0).and(not(chunked)),
@@ -194,17 +206,10 @@ final class HistoryRun {
     steps.accept(ApplyHistory.Step.MERGED);
     CrashPoints.hit(CrashPoint.HISTORY_AFTER_MERGE);
 
-    SilverPosition next = plan.next(top);
-    LocalDateTime verdict = position.finalizedUntil();
-    // While changes wait for a chunked snapshot the history is not complete up to bronze's verdict: it waits too.
-    ControlRows.Verdict advance = facts == null || plan.waits() ? null
-        : ControlRows.advance(first.bronze(), verdict, args.granularity());
-    if (advance != null) {
-      verdict = advance.finalizedUntil();
-    }
-    if (!next.samePosition(position) || advance != null) {
-      warmup.await(ApplyRun.WARMUP_WAIT_SECONDS);
-      ControlRows.write(spark, control, history.text(), next, advance, first.silverRow());
+    if (record) {
+      PositionAhead ahead = positionAhead;
+      positionAhead = PositionAhead.NONE;
+      ahead.commit(ControlRows.what(history.text(), control), ApplyRun.WARMUP_WAIT_SECONDS);
     }
     CrashPoints.hit(CrashPoint.HISTORY_AFTER_POSITION);
     LOG.info("ApplyHistory {} -> {}: {}{}, position {}, verdict {} ({} ms)", bronze, history,

@@ -1,0 +1,210 @@
+package io.mssqlcdc.sink.tables;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.when;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Observation;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.plans.logical.Filter;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.delta.DeltaConfigs;
+import org.apache.spark.sql.delta.DeltaLog;
+import org.apache.spark.sql.delta.DeltaOperations;
+import org.apache.spark.sql.delta.NoMapping$;
+import org.apache.spark.sql.delta.OptimisticTransaction;
+import org.apache.spark.sql.delta.RowTracking;
+import org.apache.spark.sql.delta.actions.Action;
+import org.apache.spark.sql.delta.actions.AddFile;
+import org.apache.spark.sql.delta.actions.FileAction;
+import org.apache.spark.sql.delta.actions.Metadata;
+import org.apache.spark.sql.types.StructField;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import scala.Option;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * An {@code UPDATE} of one keyed row of a small Delta table (the control table) done in two steps:
+ * {@link #prepare} writes the rewritten files now, {@link #commit} commits them later, in the one
+ * transaction Delta's {@code UpdateCommand} would have committed (the files that may hold the row by
+ * their statistics removed, their rows rewritten with the new values where the key matches, the
+ * predicate registered as read, operation {@code UPDATE} with its predicate). Silver writes its position this way: the
+ * files are written while silver's MERGE runs, and after the MERGE only the commit is left (the
+ * {@code UPDATE} ran two Spark jobs and its planning there).
+ *
+ * <p>Delta's conflict detection applies as to the {@code UPDATE}: a commit on the table after the prepared
+ * transaction's read that conflicts with it (on a table without partitions, as the control table is, any
+ * commit that adds or removes data files other than a blind append) fails {@link #commit}, which then
+ * commits nothing and says so; the caller writes the row another way. Writers of the control table move
+ * a row when its value moves (a tracker once per period of its granularity, a silver call once per call),
+ * so such a commit is rare while one MERGE runs. A table this class
+ * leaves to Delta's own {@code UPDATE} (partitioned, change data feed, row tracking, column mapping,
+ * append-only, deletion vectors on a file read), a table outside the session catalog's reach, or no row
+ * matching at the read version: {@link #prepare} is empty. Delta's internal API, pinned by the build's
+ * Delta: a runtime without it as this build knows it raises a {@code LinkageError}, which callers catch.
+ * Files of a prepared rewrite that is never committed are left to {@code VACUUM}, as Delta leaves a
+ * failed write's.
+ */
+public final class RowRewrite {
+  private static final Logger LOG = LoggerFactory.getLogger(RowRewrite.class);
+  /** How long {@link #prepare} waits for the write's observation (the rows it matched) after the write. */
+  static final long OBSERVATION_WAIT_SECONDS = 30;
+
+  private final TableRef table;
+  private final OptimisticTransaction txn;
+  private final List<Action> actions;
+  private final DeltaOperations.Update operation;
+  private final long matched;
+
+  private RowRewrite(TableRef table, OptimisticTransaction txn, List<Action> actions,
+      DeltaOperations.Update operation, long matched) {
+    this.table = table;
+    this.txn = txn;
+    this.actions = actions;
+    this.operation = operation;
+    this.matched = matched;
+  }
+
+  /**
+   * Writes the files of the rewrite of the rows whose {@code keyColumn} is {@code key}: each column of
+   * {@code set} takes its expression there (evaluated against the row as read, as an {@code UPDATE}'s
+   * {@code SET}), every other row and column is copied. Nothing is committed.
+   *
+   * @return empty when this path does not apply (see the class comment); the caller then runs its
+   *     {@code UPDATE} or {@code MERGE}
+   */
+  public static Optional<RowRewrite> prepare(SparkSession spark, TableRef table, String keyColumn, String key,
+      Map<String, Column> set) throws Exception {
+    Optional<LogVersion.Log> found = LogVersion.log(spark, table);
+    if (found.isEmpty()) {
+      return Optional.empty();
+    }
+    DeltaLog log = found.get().log();
+    OptimisticTransaction txn = log.startTransaction(found.get().table(), Option.empty());
+    String unsupported = unsupported(txn);
+    if (unsupported != null) {
+      LOG.debug("{}: the row of {} is written by Delta's UPDATE ({})", table, key, unsupported);
+      return Optional.empty();
+    }
+    Column match = col(DeltaTables.quote(keyColumn)).equalTo(lit(key));
+    Expression predicate = condition(DeltaTables.read(spark, table).where(match));
+    // The files that may hold the row, by their statistics; the predicate and the files registered as read.
+    List<AddFile> read = CollectionConverters.asJava(txn.filterFiles(
+        CollectionConverters.asScala(List.of(predicate)).toSeq(), false));
+    if (read.isEmpty() || read.stream().anyMatch(f -> f.deletionVector() != null)) {
+      return Optional.empty();
+    }
+    Dataset<Row> rows = log.createDataFrame(txn.snapshot(), CollectionConverters.asScala(read).toSeq(), false,
+        Option.apply("update"));
+    List<Column> columns = new ArrayList<>();
+    for (StructField f : txn.metadata().schema().fields()) {
+      Column c = rows.col(DeltaTables.quote(f.name()));
+      Column value = set.get(f.name());
+      columns.add(value == null ? c : when(match, value.cast(f.dataType())).otherwise(c).as(f.name()));
+    }
+    Observation o = new Observation("mssql_cdc_row_rewrite_" + UUID.randomUUID().toString().replace("-", ""));
+    Dataset<Row> rewritten = rows.select(columns.toArray(Column[]::new))
+        .observe(o, count(when(match, lit(1))).as("matched"));
+    List<FileAction> written = CollectionConverters.asJava(txn.writeFiles(rewritten));
+    Long matched = matched(o);
+    if (matched == null || matched == 0) {
+      // Not known (the observation did not complete), or the row is gone since the caller read it: the caller's
+      // MERGE inserts it.
+      return Optional.empty();
+    }
+    long now = System.currentTimeMillis();
+    List<Action> actions = new ArrayList<>(written);
+    for (AddFile f : read) {
+      actions.add(f.removeWithTimestamp(now, true));
+    }
+    return Optional.of(new RowRewrite(table, txn, actions, new DeltaOperations.Update(Option.apply(predicate)),
+        matched));
+  }
+
+  /**
+   * Commits the prepared rewrite.
+   *
+   * @return true when committed; false when a concurrent commit conflicts with it (nothing committed)
+   */
+  public boolean commit() {
+    try {
+      txn.commitIfNeeded(CollectionConverters.asScala(actions).toSeq(), operation,
+          scala.collection.immutable.Map$.MODULE$.<String, String>empty());
+      return true;
+    } catch (RuntimeException e) {
+      if (!DeltaConflicts.isConflict(e)) {
+        throw e;
+      }
+      LOG.info("{}: the prepared UPDATE of {} row(s) lost a race with another commit ({}); written again",
+          table, matched, firstLine(e));
+      return false;
+    }
+  }
+
+  /** The rows the rewrite updated. */
+  public long matched() {
+    return matched;
+  }
+
+  /** Why the table's row is left to Delta's own UPDATE; null when this path applies. */
+  private static String unsupported(OptimisticTransaction txn) {
+    Metadata m = txn.metadata();
+    if (!m.partitionColumns().isEmpty()) {
+      return "partitioned";
+    }
+    if (Boolean.TRUE.equals(DeltaConfigs.CHANGE_DATA_FEED().fromMetaData(m))) {
+      return "change data feed";
+    }
+    if (Boolean.TRUE.equals(DeltaConfigs.IS_APPEND_ONLY().fromMetaData(m))) {
+      return "append-only";
+    }
+    if (RowTracking.isEnabled(txn.protocol(), m)) {
+      return "row tracking";
+    }
+    if (m.columnMappingMode() != NoMapping$.MODULE$) {
+      return "column mapping";
+    }
+    return null;
+  }
+
+  /** The resolved condition of {@code filtered}'s top filter (the predicate as Delta's UPDATE would get it). */
+  private static Expression condition(Dataset<Row> filtered) {
+    LogicalPlan plan = filtered.queryExecution().analyzed();
+    if (plan instanceof Filter f) {
+      return f.condition();
+    }
+    throw new IllegalStateException("expected a filter on top of the analyzed plan, got " + plan.nodeName());
+  }
+
+  private static Long matched(Observation o) throws InterruptedException {
+    scala.concurrent.Future<?> f = o.future();
+    if (!f.isCompleted()) {
+      try {
+        scala.concurrent.Await.ready(f, scala.concurrent.duration.Duration.create(OBSERVATION_WAIT_SECONDS,
+            TimeUnit.SECONDS));
+      } catch (java.util.concurrent.TimeoutException e) {
+        return null;
+      }
+    }
+    Object matched = o.getAsJava().get("matched");
+    return matched instanceof Long n ? n : null;
+  }
+
+  private static String firstLine(Throwable e) {
+    String m = String.valueOf(e.getMessage());
+    int nl = m.indexOf('\n');
+    return nl < 0 ? m : m.substring(0, nl);
+  }
+}
