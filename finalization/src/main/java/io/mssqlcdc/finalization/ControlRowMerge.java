@@ -158,17 +158,20 @@ public final class ControlRowMerge {
   }
 
   /**
-   * The write of an {@link #existing()} row in two steps: its files written now ({@link RowRewrite}: beside
-   * the caller's other work, e.g. on a thread of its own while silver's MERGE runs), its commit by
-   * {@link Prepared#commit()} later. The commit is the {@code UPDATE} {@link #execute} would make; where
+   * The row's write in two steps: its files written now ({@link RowRewrite}: beside the caller's other
+   * work, e.g. on a thread of its own while silver's MERGE runs), its commit by {@link Prepared#commit()}
+   * later. The commit is the one {@link #execute} would make: for an {@link #existing()} row its
+   * {@code UPDATE}; else the insert of the row when no file may hold it (by the files' statistics). Where
    * that path does not apply (a table feature, Delta's internal API not as this build knows it, the row
-   * gone, a conflicting commit in between), {@link Prepared#commit()} runs {@link #execute} instead.
+   * gone or there after all, a conflicting commit in between), {@link Prepared#commit()} runs
+   * {@link #execute} instead. With no column of the caller's, nothing is prepared.
    */
   public Prepared prepare(SparkSession spark, TableRef control, String what) {
     RowRewrite rewrite = null;
-    if (existing && !own.isEmpty()) {
+    if (!own.isEmpty()) {
       try {
-        rewrite = RowRewrite.prepare(spark, control, TABLE_NAME, tableName, rewriteColumns()).orElse(null);
+        rewrite = (existing ? RowRewrite.prepare(spark, control, TABLE_NAME, tableName, rewriteColumns())
+            : RowRewrite.prepareInsert(spark, control, TABLE_NAME, tableName, insertColumns())).orElse(null);
       } catch (Exception | LinkageError e) {
         LOG.debug("{}: not prepared ahead ({}); written at its commit", what, e.toString());
       }
@@ -214,6 +217,21 @@ public final class ControlRowMerge {
     public boolean committedAhead() {
       return committedAhead;
     }
+  }
+
+  /** The columns {@link #prepare} gives a new row (the MERGE's insert: the caller's, the verdict's). */
+  private Map<String, Column> insertColumns() {
+    Map<String, Column> set = new LinkedHashMap<>();
+    for (Own c : own) {
+      set.put(c.column(), lit(c.value()).cast(c.type()));
+    }
+    if (candidate != null) {
+      set.put(FINALIZED_UNTIL, lit(candidate));
+      set.put(END_LSN, lit(end.lsn().toString()));
+      set.put(END_COMMIT_TS, lit(LocalDateTime.ofInstant(end.commitTs().orElseThrow(), ZoneOffset.UTC)));
+      set.put(UPDATED_AT, lit(LocalDateTime.now(ZoneOffset.UTC)));
+    }
+    return set;
   }
 
   /** The columns {@link #prepare} sets, each as the UPDATE's right-hand side (the verdict's forward only). */

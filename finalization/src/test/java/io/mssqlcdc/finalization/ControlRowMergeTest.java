@@ -48,17 +48,17 @@ class ControlRowMergeTest {
   }
 
   /** How a scenario writes: MERGE, UPDATE of a row read, or that UPDATE prepared ahead and committed after. */
-  private enum Mode { MERGE, UPDATE, PREPARED }
+  private enum Mode { MERGE, UPDATE, PREPARED, INSERT }
 
   private Row write(ControlRowMerge m, Mode mode, TableRef control) {
     return switch (mode) {
       case MERGE -> m.execute(spark, control, "test");
       case UPDATE -> m.existing().execute(spark, control, "test");
-      case PREPARED -> {
-        ControlRowMerge.Prepared p = m.existing().prepare(spark, control, "test");
+      case PREPARED, INSERT -> {
+        ControlRowMerge.Prepared p = (mode == Mode.PREPARED ? m.existing() : m).prepare(spark, control, "test");
+        assertThat(p.ahead()).isTrue();
         Row written = p.commit();
-        // Ahead unless the row is missing (then the MERGE inserts it).
-        assertThat(p.committedAhead()).isEqualTo(p.ahead());
+        assertThat(p.committedAhead()).isTrue();
         yield written;
       }
     };
@@ -89,10 +89,11 @@ class ControlRowMergeTest {
     String lsnB = "0x0000002B000000100003";
     ControlRowMerge.row("other").set("applied_lsn", DataTypes.StringType, lsnB).execute(spark, control, "test");
 
-    // Inserted without a verdict: NULL verdict columns (with existing(): the UPDATE finds no row, the MERGE runs).
+    // Inserted without a verdict: NULL verdict columns (with existing(): the UPDATE finds no row, the MERGE runs;
+    // prepared without existing(): the insert of a row no file holds, an append).
     write(ControlRowMerge.row(table).set("applied_lsn", DataTypes.StringType, lsnA)
-        .set("snapshot_wave", DataTypes.IntegerType, 2), mode, control);
-    assertThat(lastOperation(control)).isEqualTo("MERGE");
+        .set("snapshot_wave", DataTypes.IntegerType, 2), mode == Mode.PREPARED ? Mode.INSERT : mode, control);
+    assertThat(lastOperation(control)).isEqualTo(mode == Mode.PREPARED ? "WRITE" : "MERGE");
     Row r = row(control, table);
     assertThat(r.isNullAt(0)).isTrue();
     assertThat(r.getString(3)).isEqualTo(lsnA);
@@ -187,6 +188,37 @@ class ControlRowMergeTest {
     assertThat(p.ahead()).isFalse();
     p.commit();
     assertThat(row(control, "gold").getString(3)).isEqualTo(lsnB);
+
+    // A new row prepared as an insert while another writer inserts it: a conflict, the MERGE writes it once.
+    p = ControlRowMerge.row("silver2").set("applied_lsn", DataTypes.StringType, lsnC).prepare(spark, control, "test");
+    assertThat(p.ahead()).isTrue();
+    ControlRowMerge.row("silver2").set("applied_lsn", DataTypes.StringType, lsnA).execute(spark, control, "test");
+    p.commit();
+    assertThat(p.committedAhead()).isFalse();
+    assertThat(row(control, "silver2").getString(3)).isEqualTo(lsnC); // one row (row() checks), the call's value
+    // A new row whose key a file holds after all: the MERGE decides.
+    assertThat(ControlRowMerge.row("silver2").set("applied_lsn", DataTypes.StringType, lsnA)
+        .prepare(spark, control, "test").ahead()).isFalse();
+    // Names longer than the 32 characters Delta keeps in a file's statistics, sharing that prefix: every file may
+    // hold the key by its statistics; a read of them says none does, and the insert is prepared ahead.
+    String prefix = "abfss://lake@account.dfs.core.windows.net/silver/";
+    ControlRowMerge.row(prefix + "orders").set("applied_lsn", DataTypes.StringType, lsnA)
+        .execute(spark, control, "test");
+    p = ControlRowMerge.row(prefix + "customers").set("applied_lsn", DataTypes.StringType, lsnB)
+        .prepare(spark, control, "test");
+    assertThat(p.ahead()).isTrue();
+    p.commit();
+    assertThat(p.committedAhead()).isTrue();
+    assertThat(row(control, prefix + "customers").getString(3)).isEqualTo(lsnB);
+    assertThat(row(control, prefix + "orders").getString(3)).isEqualTo(lsnA);
+    // And the UPDATE of one of them rewrites what the statistics cannot tell apart, every other row kept.
+    p = ControlRowMerge.row(prefix + "orders").set("applied_lsn", DataTypes.StringType, lsnC).existing()
+        .prepare(spark, control, "test");
+    p.commit();
+    assertThat(p.committedAhead()).isTrue();
+    assertThat(row(control, prefix + "orders").getString(3)).isEqualTo(lsnC);
+    assertThat(row(control, prefix + "customers").getString(3)).isEqualTo(lsnB);
+    assertThat(DeltaTables.read(spark, control).count()).isEqualTo(6);
 
     // A table feature the rewrite leaves to Delta (the change data feed: the UPDATE writes its change files).
     spark.sql("ALTER TABLE delta.`" + path + "` SET TBLPROPERTIES (delta.enableChangeDataFeed = true)");

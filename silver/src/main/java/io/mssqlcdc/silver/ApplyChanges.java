@@ -72,7 +72,10 @@ public final class ApplyChanges {
   enum Step {
     /** The control table was read; bronze not yet. */
     CONTROL_READ,
-    /** A first call read whether its target is empty, before its MERGE ({@code FirstMerge}); other calls skip it. */
+    /**
+     * A first call read whether its target is empty, before its MERGE ({@code FirstMerge}), or wrote its first files
+     * and has not committed them ({@code FirstWrite}); other calls skip it.
+     */
     EMPTY_CHECKED,
     /** The MERGE committed; the position is not recorded yet. */
     MERGED,

@@ -159,8 +159,36 @@ final class ApplyRun {
     // the pass is done again for the plan it decides.
     ApplyPlan guess = ApplyPlan.decide(position, seen.newest(), null, seen.openLsn(), seen.chunks());
     RankedChanges ranked = null;
-    ApplyPlan plan;
+    ApplyPlan plan = null;
+    FirstWrite.Outcome firstWrite = FirstWrite.Outcome.NOT_DONE;
     if (guess.newChunks().isEmpty() && columns.missingKeys().isEmpty()) {
+      Column base = base(guess, op, lsn, change, snapshotId);
+      boolean stats = prunable && !guess.rebuild();
+      Dataset<Row> read = pinned.where(base.or(probe));
+      RankedChanges.Marks marks = new RankedChanges.Marks(base, probe, ours, change, snapshotId, chunked);
+      if (!first.silverRow() && guess.rebuild()) {
+        // A first call: into a silver with no row, the ranking runs inside the write of its inserts (FirstWrite).
+        // The control table's state, which the position's insert asks first, computed beside it (StateWarmup).
+        ensureSilver(columns);
+        StateWarmup controlState = StateWarmup.start(spark, control, JobLabel.text(silver.text(),
+            "position: the control table's state, ahead"));
+        firstWrite = label("first write", () -> FirstWrite.run(spark, silver, RankedChanges.observed(read, marks,
+            columns), r -> {
+              if (r.otherInstance() != null) {
+                throw SilverErrors.otherCaptureInstance(bronze.text(), r.otherInstance(), captureInstance,
+                    reader != null);
+              }
+              checkProbe(r.chunkRows(), factsExist, seen);
+              return ApplyPlan.decide(position, seen.newest(), r.whole(), seen.openLsn(), seen.chunks()).equals(guess);
+            }, () -> steps.accept(ApplyChanges.Step.EMPTY_CHECKED)));
+        controlState.await(WARMUP_WAIT_SECONDS);
+      }
+      if (firstWrite.done()) {
+        ranked = firstWrite.ranked();
+        plan = guess;
+      }
+    }
+    if (plan == null && guess.newChunks().isEmpty() && columns.missingKeys().isEmpty()) {
       Column base = base(guess, op, lsn, change, snapshotId);
       boolean stats = prunable && !guess.rebuild();
       Dataset<Row> read = pinned.where(base.or(probe));
@@ -177,7 +205,7 @@ final class ApplyRun {
         ranked.close();
         ranked = null;
       }
-    } else {
+    } else if (plan == null) {
       Row found = pinned.where(probe).agg(max(when(not(chunked), snapshotId)), count(when(chunked, lit(1)))).first();
       checkProbe(found.getLong(1), factsExist, seen);
       plan = ApplyPlan.decide(position, seen.newest(), found.isNullAt(0) ? null : found.getString(0),
@@ -216,6 +244,7 @@ final class ApplyRun {
           chunked), extras, columns, prunable && !plan.rebuild() && waves == null);
     }
 
+    ApplyPlan chosen = plan;
     silverState.await(WARMUP_WAIT_SECONDS);
     try (RankedChanges r = ranked) {
       if (r.otherInstance() != null) {
@@ -241,11 +270,14 @@ final class ApplyRun {
       boolean record = outcome.writePosition() || advance != null;
       // Its rewritten file written beside the MERGE (PositionAhead), its commit after it.
       positionAhead = !record ? PositionAhead.NONE : PositionAhead.start(spark, control,
-          ControlRows.row(silver.text(), outcome.next(), advance, first.silverRow()), first.silverRow(),
+          ControlRows.row(silver.text(), outcome.next(), advance, first.silverRow()),
           ControlRows.what(silver.text(), control), JobLabel.text(silver.text(), "position, ahead"));
       String pruned = "-";
       Row metrics = null;
-      if (outcome.merged()) {
+      if (firstWrite.done()) {
+        metrics = firstWrite.metrics();
+        pruned = "none (the first write)";
+      } else if (outcome.merged()) {
         boolean byKeys = !plan.rebuild() && plan.newChunks().isEmpty();
         List<List<Object>> few = !byKeys || r.keysApplied() > KeyPruning.MAX_POINTS ? null
             : r.keysApplied() == 0 ? List.of() : label("keys", r::keys);
@@ -253,9 +285,9 @@ final class ApplyRun {
             : KeyPruning.plan(plan.rebuild(), !plan.newChunks().isEmpty(), columns.keys(), few, r.ranges());
         pruned = describe(prune);
         // A first call (no position recorded) into a silver that holds no row yet: insert only (FirstMerge).
-        Row m = label("MERGE", () -> FirstMerge.run(spark, silver, !first.silverRow() && plan.rebuild(),
+        Row m = label("MERGE", () -> FirstMerge.run(spark, silver, !first.silverRow() && chosen.rebuild(),
             () -> steps.accept(ApplyChanges.Step.EMPTY_CHECKED), empty -> SilverMerge.merge(spark, silver, r.latest(),
-                columns.keys(), columns.written(), plan.rebuild(), SilverMerge.pruning(prune, columns), empty)));
+                columns.keys(), columns.written(), chosen.rebuild(), SilverMerge.pruning(prune, columns), empty)));
         metrics = m;
       }
       steps.accept(ApplyChanges.Step.MERGED);

@@ -187,7 +187,7 @@ final class HistoryRun {
     boolean record = !next.samePosition(position) || advance != null;
     // The position's rewritten file written beside the MERGE (PositionAhead), its commit after it.
     positionAhead = !record ? PositionAhead.NONE : PositionAhead.start(spark, control,
-        ControlRows.row(history.text(), next, advance, first.silverRow()), first.silverRow(),
+        ControlRows.row(history.text(), next, advance, first.silverRow()),
         ControlRows.what(history.text(), control), "ApplyHistory " + history.text() + ": position, ahead");
     String merged = "no MERGE";
     if (plan.merges(top)) {

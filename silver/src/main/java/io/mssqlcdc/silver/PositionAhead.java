@@ -2,7 +2,6 @@ package io.mssqlcdc.silver;
 
 import io.mssqlcdc.finalization.ControlRowMerge;
 import io.mssqlcdc.sink.tables.SparkThreads;
-import io.mssqlcdc.sink.tables.StateWarmup;
 import io.mssqlcdc.sink.tables.TableRef;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -23,37 +22,28 @@ import org.slf4j.LoggerFactory;
 final class PositionAhead {
   private static final Logger LOG = LoggerFactory.getLogger(PositionAhead.class);
   /** Nothing to write. */
-  static final PositionAhead NONE = new PositionAhead(null, null, null, null, StateWarmup.NONE);
+  static final PositionAhead NONE = new PositionAhead(null, null, null, null);
 
   private final SparkSession spark;
   private final TableRef control;
   private final ControlRowMerge row;
   private final CompletableFuture<ControlRowMerge.Prepared> prepared;
-  /** The control table's state computed ahead for a row written by its MERGE (nothing prepared). */
-  private final StateWarmup state;
 
   private PositionAhead(SparkSession spark, TableRef control, ControlRowMerge row,
-      CompletableFuture<ControlRowMerge.Prepared> prepared, StateWarmup state) {
+      CompletableFuture<ControlRowMerge.Prepared> prepared) {
     this.spark = spark;
     this.control = control;
     this.row = row;
     this.prepared = prepared;
-    this.state = state;
   }
 
   /**
-   * Starts preparing the write of {@code row} (its Spark jobs named {@code description}); a row the
-   * call did not read (a first call) is not prepared: {@link #commit} writes it with its MERGE, whose
-   * first need, the control table's state, is computed meanwhile ({@link StateWarmup}).
+   * Starts preparing the write of {@code row} (its Spark jobs named {@code description}): the UPDATE of the
+   * row the call read, or the insert of the row a first call did not find ({@link ControlRowMerge#prepare}).
    */
-  static PositionAhead start(SparkSession spark, TableRef control, ControlRowMerge row, boolean existing,
-      String what, String description) {
+  static PositionAhead start(SparkSession spark, TableRef control, ControlRowMerge row, String what,
+      String description) {
     CompletableFuture<ControlRowMerge.Prepared> done = new CompletableFuture<>();
-    if (!existing) {
-      // The MERGE that inserts the row asks the control table's state first: computed beside (StateWarmup).
-      done.complete(null);
-      return new PositionAhead(spark, control, row, done, StateWarmup.start(spark, control, description));
-    }
     Thread t = new Thread(() -> {
       try {
         SparkThreads.detach(spark, description);
@@ -65,7 +55,7 @@ final class PositionAhead {
     }, "mssql-cdc-position-" + control.text());
     t.setDaemon(true);
     t.start();
-    return new PositionAhead(spark, control, row, done, StateWarmup.NONE);
+    return new PositionAhead(spark, control, row, done);
   }
 
   /** Commits the prepared write, or writes the row with {@code what} when nothing was prepared. */
@@ -86,7 +76,6 @@ final class PositionAhead {
   }
 
   private ControlRowMerge.Prepared await(long seconds) {
-    state.await(seconds);
     try {
       return prepared.get(seconds, TimeUnit.SECONDS);
     } catch (InterruptedException e) {

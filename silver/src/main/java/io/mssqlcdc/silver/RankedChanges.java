@@ -14,8 +14,10 @@ import static org.apache.spark.sql.functions.when;
 import io.mssqlcdc.connector.CdcColumns;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Observation;
 import org.apache.spark.sql.Row;
 import org.apache.spark.storage.StorageLevel;
 
@@ -73,6 +75,58 @@ final class RankedChanges implements AutoCloseable {
    */
   static RankedChanges rank(Dataset<Row> rows, Marks marks, Dataset<Row> extras, BronzeColumns columns,
       boolean keyStats) {
+    Dataset<Row> perKey = perKey(rows, marks, extras, columns).persist(StorageLevel.MEMORY_AND_DISK());
+    try {
+      List<Column> aggs = statistics(columns, keyStats);
+      Row stats = perKey.agg(aggs.get(0), aggs.subList(1, aggs.size()).toArray(Column[]::new)).first();
+      return new RankedChanges(perKey, stats, columns, keyStats);
+    } catch (RuntimeException | Error e) {
+      perKey.unpersist(false);
+      throw e;
+    }
+  }
+
+  /**
+   * The ranking of {@code rows} not cached, its statistics observed while a write runs it
+   * ({@link FirstWrite}): {@link Observed#inserts()} is what an insert-only MERGE of {@link #latest()}
+   * would insert, and {@link Observed#ranked} gives the statistics once the write has run (no key
+   * ranges: an insert-only write has nothing to prune).
+   */
+  static Observed observed(Dataset<Row> rows, Marks marks, BronzeColumns columns) {
+    Observation o = new Observation("mssql_cdc_ranking_" + UUID.randomUUID().toString().replace("-", ""));
+    List<Column> aggs = new ArrayList<>();
+    List<Column> stats = statistics(columns, false);
+    for (int i = 0; i < stats.size(); i++) {
+      aggs.add(stats.get(i).as("s" + i));
+    }
+    Dataset<Row> perKey = perKey(rows, marks, null, columns);
+    return new Observed(perKey, perKey.observe(o, aggs.get(0), aggs.subList(1, aggs.size()).toArray(Column[]::new)),
+        o, columns);
+  }
+
+  /** A ranking whose statistics are observed: see {@link #observed}. */
+  record Observed(Dataset<Row> perKey, Dataset<Row> watched, Observation observation, BronzeColumns columns) {
+    /**
+     * The rows an insert-only MERGE of the latest images would insert (not a delete), silver's columns by
+     * name, from the observed ranking.
+     */
+    Dataset<Row> inserts() {
+      List<Column> out = new ArrayList<>();
+      for (String c : columns.written()) {
+        out.add(col(LATEST + "." + MergeRules.quote(c)).as(c));
+      }
+      return watched.where(col(LATEST).isNotNull()
+          .and(not(col(LATEST + "." + CdcColumns.OPERATION).isin(1, 3)))).select(out.toArray(Column[]::new));
+    }
+
+    /** The statistics, once a write ran {@link #inserts()} ({@code stats}: the observation's row). */
+    RankedChanges ranked(Row stats) {
+      return new RankedChanges(perKey, stats, columns, false);
+    }
+  }
+
+  /** The per-key aggregation of {@code rows} (and {@code extras}), not cached. */
+  private static Dataset<Row> perKey(Dataset<Row> rows, Marks marks, Dataset<Row> extras, BronzeColumns columns) {
     Column applied = coalesce(marks.base().and(marks.ours()), lit(false));
     Dataset<Row> input = rows.select(inputColumns(columns, applied,
         when(marks.base().and(not(marks.ours())), col(CdcColumns.CAPTURE_INSTANCE)),
@@ -84,27 +138,24 @@ final class RankedChanges implements AutoCloseable {
           lit(null).cast("string"), lit(null).cast("string"), lit(null).cast("int"))));
     }
     Column[] keys = columns.keys().stream().map(k -> col(MergeRules.quote(k))).toArray(Column[]::new);
-    Dataset<Row> perKey = input.groupBy(keys).agg(max_by(col(IMAGE), col(ORDER)).as(LATEST), max(col(OTHER)).as(OTHER),
-            max(col(TOP)).as(TOP), max(col(WHOLE)).as(WHOLE), count(col(CHUNKS)).as(CHUNKS))
-        .persist(StorageLevel.MEMORY_AND_DISK());
-    try {
-      Column has = col(LATEST).isNotNull();
-      List<Column> aggs = new ArrayList<>(List.of(max(col(OTHER)), max(col(TOP)), count(when(has, lit(1))),
-          max(col(WHOLE)), sum(col(CHUNKS))));
-      if (keyStats) {
-        for (String k : columns.keys()) {
-          Column kc = col(MergeRules.quote(k));
-          aggs.add(min(when(has, kc)));
-          aggs.add(max(when(has, kc)));
-          aggs.add(max(when(has.and(kc.isNull()), lit(true))));
-        }
+    return input.groupBy(keys).agg(max_by(col(IMAGE), col(ORDER)).as(LATEST), max(col(OTHER)).as(OTHER),
+        max(col(TOP)).as(TOP), max(col(WHOLE)).as(WHOLE), count(col(CHUNKS)).as(CHUNKS));
+  }
+
+  /** The statistics over the per-key rows, in the order the accessors read them. */
+  private static List<Column> statistics(BronzeColumns columns, boolean keyStats) {
+    Column has = col(LATEST).isNotNull();
+    List<Column> aggs = new ArrayList<>(List.of(max(col(OTHER)), max(col(TOP)), count(when(has, lit(1))),
+        max(col(WHOLE)), sum(col(CHUNKS))));
+    if (keyStats) {
+      for (String k : columns.keys()) {
+        Column kc = col(MergeRules.quote(k));
+        aggs.add(min(when(has, kc)));
+        aggs.add(max(when(has, kc)));
+        aggs.add(max(when(has.and(kc.isNull()), lit(true))));
       }
-      Row stats = perKey.agg(aggs.get(0), aggs.subList(1, aggs.size()).toArray(Column[]::new)).first();
-      return new RankedChanges(perKey, stats, columns, keyStats);
-    } catch (RuntimeException | Error e) {
-      perKey.unpersist(false);
-      throw e;
     }
+    return aggs;
   }
 
   private static Column[] inputColumns(BronzeColumns columns, Column applied, Column other, Column top, Column whole,

@@ -36,7 +36,8 @@ import scala.Option;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * An {@code UPDATE} of one keyed row of a small Delta table (the control table) done in two steps:
+ * An {@code UPDATE} of one keyed row of a small Delta table (the control table), or the insert of a row
+ * no file holds ({@link #prepareInsert}), done in two steps:
  * {@link #prepare} writes the rewritten files now, {@link #commit} commits them later, in the one
  * transaction Delta's {@code UpdateCommand} would have committed (the files that may hold the row by
  * their statistics removed, their rows rewritten with the new values where the key matches, the
@@ -65,11 +66,11 @@ public final class RowRewrite {
   private final TableRef table;
   private final OptimisticTransaction txn;
   private final List<Action> actions;
-  private final DeltaOperations.Update operation;
+  private final DeltaOperations.Operation operation;
   private final long matched;
 
   private RowRewrite(TableRef table, OptimisticTransaction txn, List<Action> actions,
-      DeltaOperations.Update operation, long matched) {
+      DeltaOperations.Operation operation, long matched) {
     this.table = table;
     this.txn = txn;
     this.actions = actions;
@@ -87,37 +88,26 @@ public final class RowRewrite {
    */
   public static Optional<RowRewrite> prepare(SparkSession spark, TableRef table, String keyColumn, String key,
       Map<String, Column> set) throws Exception {
-    Optional<LogVersion.Log> found = LogVersion.log(spark, table);
+    Optional<Read> found = read(spark, table, keyColumn, key, "UPDATE");
     if (found.isEmpty()) {
       return Optional.empty();
     }
-    DeltaLog log = found.get().log();
-    OptimisticTransaction txn = log.startTransaction(found.get().table(), Option.empty());
-    String unsupported = unsupported(txn);
-    if (unsupported != null) {
-      LOG.debug("{}: the row of {} is written by Delta's UPDATE ({})", table, key, unsupported);
-      return Optional.empty();
-    }
-    Column match = col(DeltaTables.quote(keyColumn)).equalTo(lit(key));
-    Expression predicate = condition(DeltaTables.read(spark, table).where(match));
-    // The files that may hold the row, by their statistics; the predicate and the files registered as read.
-    List<AddFile> read = CollectionConverters.asJava(txn.filterFiles(
-        CollectionConverters.asScala(List.of(predicate)).toSeq(), false));
+    Read r = found.get();
+    List<AddFile> read = CollectionConverters.asJava(r.files());
     if (read.isEmpty() || read.stream().anyMatch(f -> f.deletionVector() != null)) {
       return Optional.empty();
     }
-    Dataset<Row> rows = log.createDataFrame(txn.snapshot(), CollectionConverters.asScala(read).toSeq(), false,
-        Option.apply("update"));
+    Dataset<Row> rows = r.log().createDataFrame(r.txn().snapshot(), r.files(), false, Option.apply("update"));
     List<Column> columns = new ArrayList<>();
-    for (StructField f : txn.metadata().schema().fields()) {
+    for (StructField f : r.txn().metadata().schema().fields()) {
       Column c = rows.col(DeltaTables.quote(f.name()));
       Column value = set.get(f.name());
-      columns.add(value == null ? c : when(match, value.cast(f.dataType())).otherwise(c).as(f.name()));
+      columns.add(value == null ? c : when(r.match(), value.cast(f.dataType())).otherwise(c).as(f.name()));
     }
     Observation o = new Observation("mssql_cdc_row_rewrite_" + UUID.randomUUID().toString().replace("-", ""));
     Dataset<Row> rewritten = rows.select(columns.toArray(Column[]::new))
-        .observe(o, count(when(match, lit(1))).as("matched"));
-    List<FileAction> written = CollectionConverters.asJava(txn.writeFiles(rewritten));
+        .observe(o, count(when(r.match(), lit(1))).as("matched"));
+    List<FileAction> written = CollectionConverters.asJava(r.txn().writeFiles(rewritten));
     Long matched = matched(o);
     if (matched == null || matched == 0) {
       // Not known (the observation did not complete), or the row is gone since the caller read it: the caller's
@@ -129,8 +119,64 @@ public final class RowRewrite {
     for (AddFile f : read) {
       actions.add(f.removeWithTimestamp(now, true));
     }
-    return Optional.of(new RowRewrite(table, txn, actions, new DeltaOperations.Update(Option.apply(predicate)),
-        matched));
+    return Optional.of(new RowRewrite(table, r.txn(), actions,
+        new DeltaOperations.Update(Option.apply(r.predicate())), matched));
+  }
+
+  /**
+   * Writes the file of a new row whose {@code keyColumn} is {@code key} (each column the value of
+   * {@code values}, the others NULL), committed by {@link #commit} later as an append: the insert a
+   * {@code MERGE} makes of a row no file holds. The read predicate is registered as for the rewrite.
+   *
+   * @return empty when a file holds the key (the caller's {@code MERGE} then decides), or the path does not
+   *     apply (see the class comment)
+   */
+  public static Optional<RowRewrite> prepareInsert(SparkSession spark, TableRef table, String keyColumn, String key,
+      Map<String, Column> values) throws Exception {
+    Optional<Read> found = read(spark, table, keyColumn, key, "MERGE");
+    if (found.isEmpty()) {
+      return Optional.empty();
+    }
+    Read r = found.get();
+    // Files that may hold the key by their statistics (Delta keeps a string's first 32 characters there, so
+    // long names sharing a prefix match every file): a read says whether one does.
+    if (!r.files().isEmpty() && !r.log().createDataFrame(r.txn().snapshot(), r.files(), false, Option.empty())
+        .where(r.match()).isEmpty()) {
+      return Optional.empty();
+    }
+    List<Column> columns = new ArrayList<>();
+    for (StructField f : r.txn().metadata().schema().fields()) {
+      Column value = f.name().equals(keyColumn) ? lit(key) : values.get(f.name());
+      columns.add((value == null ? lit(null) : value).cast(f.dataType()).as(f.name()));
+    }
+    List<Action> actions = new ArrayList<>(CollectionConverters.asJava(r.txn().writeFiles(
+        spark.range(1).select(columns.toArray(Column[]::new)))));
+    return Optional.of(new RowRewrite(table, r.txn(), actions, NewFiles.append(), 1));
+  }
+
+  /** A transaction on the table, the key's predicate, and the files that may hold the key (registered as read). */
+  private record Read(DeltaLog log, OptimisticTransaction txn, Column match, Expression predicate,
+      scala.collection.immutable.Seq<AddFile> files) {}
+
+  /** Starts the transaction and reads the files that may hold the key; empty where this path does not apply. */
+  private static Optional<Read> read(SparkSession spark, TableRef table, String keyColumn, String key, String instead)
+      throws Exception {
+    Optional<LogVersion.Log> found = LogVersion.log(spark, table);
+    if (found.isEmpty()) {
+      return Optional.empty();
+    }
+    DeltaLog log = found.get().log();
+    OptimisticTransaction txn = log.startTransaction(found.get().table(), Option.empty());
+    String unsupported = unsupported(txn);
+    if (unsupported != null) {
+      LOG.debug("{}: the row of {} is written by Delta's {} ({})", table, key, instead, unsupported);
+      return Optional.empty();
+    }
+    Column match = col(DeltaTables.quote(keyColumn)).equalTo(lit(key));
+    Expression predicate = condition(DeltaTables.read(spark, table).where(match));
+    // By the files' statistics; the predicate and the files registered as read, as Delta's UPDATE registers them.
+    return Optional.of(new Read(log, txn, match, predicate,
+        txn.filterFiles(CollectionConverters.asScala(List.of(predicate)).toSeq(), false)));
   }
 
   /**
