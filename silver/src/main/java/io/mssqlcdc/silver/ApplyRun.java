@@ -40,10 +40,11 @@ import org.slf4j.LoggerFactory;
  *   <li>the facts (snapshots completed or open; bronze commits a snapshot's rows before its facts);
  *   <li>bronze, pinned at its latest version: every read of the call sees that one version; the call's
  *       rows are ranked in one pass ({@link RankedChanges}), which the snapshot probe rides along when
- *       the plan does not hang on it, and cached for the MERGE;
+ *       the plan does not hang on it, and cached for the MERGE; a first call into an empty silver runs
+ *       that pass inside the write of its inserts instead, checked before its commit ({@link FirstWrite});
  *   <li>the MERGE (one commit on silver), then the position and the verdict (one commit on the
- *       control table, none when neither moves: an UPDATE of the row read in step 1, a MERGE when
- *       there was none).
+ *       control table, none when neither moves: an UPDATE of the row read in step 1, an insert when
+ *       there was none; its file written beside the MERGE, {@link PositionAhead}).
  * </ol>
  * A crash between any two steps leaves silver behind its recorded position or at it, never ahead
  * of its verdict; the next call repairs it.
@@ -163,49 +164,33 @@ final class ApplyRun {
     FirstWrite.Outcome firstWrite = FirstWrite.Outcome.NOT_DONE;
     if (guess.newChunks().isEmpty() && columns.missingKeys().isEmpty()) {
       Column base = base(guess, op, lsn, change, snapshotId);
-      boolean stats = prunable && !guess.rebuild();
       Dataset<Row> read = pinned.where(base.or(probe));
       RankedChanges.Marks marks = new RankedChanges.Marks(base, probe, ours, change, snapshotId, chunked);
       if (!first.silverRow() && guess.rebuild()) {
         // A first call: into a silver with no row, the ranking runs inside the write of its inserts (FirstWrite).
-        // The control table's state, which the position's insert asks first, computed beside it (StateWarmup).
-        ensureSilver(columns);
-        StateWarmup controlState = StateWarmup.start(spark, control, JobLabel.text(silver.text(),
-            "position: the control table's state, ahead"));
-        firstWrite = label("first write", () -> FirstWrite.run(spark, silver, RankedChanges.observed(read, marks,
-            columns), r -> {
-              if (r.otherInstance() != null) {
-                throw SilverErrors.otherCaptureInstance(bronze.text(), r.otherInstance(), captureInstance,
-                    reader != null);
-              }
-              checkProbe(r.chunkRows(), factsExist, seen);
-              return ApplyPlan.decide(position, seen.newest(), r.whole(), seen.openLsn(), seen.chunks()).equals(guess);
-            }, () -> steps.accept(ApplyChanges.Step.EMPTY_CHECKED)));
-        controlState.await(WARMUP_WAIT_SECONDS);
+        firstWrite = firstWrite(pinned.where(base), read, marks, columns, source, guess, position, seen, factsExist);
+        if (firstWrite.done()) {
+          ranked = firstWrite.ranked();
+        }
+        // Written or not, what the write observed decided the plan (null: nothing observed).
+        plan = firstWrite.plan();
       }
-      if (firstWrite.done()) {
-        ranked = firstWrite.ranked();
-        plan = guess;
+      if (plan == null) {
+        boolean stats = prunable && !guess.rebuild();
+        ranked = label("ranking", () -> RankedChanges.rank(read, marks, null, columns, stats));
+        try {
+          checkProbe(ranked.chunkRows(), factsExist, seen);
+          plan = ApplyPlan.decide(position, seen.newest(), ranked.whole(), seen.openLsn(), seen.chunks());
+        } catch (RuntimeException | Error e) {
+          ranked.close();
+          throw e;
+        }
       }
-    }
-    if (plan == null && guess.newChunks().isEmpty() && columns.missingKeys().isEmpty()) {
-      Column base = base(guess, op, lsn, change, snapshotId);
-      boolean stats = prunable && !guess.rebuild();
-      Dataset<Row> read = pinned.where(base.or(probe));
-      RankedChanges.Marks marks = new RankedChanges.Marks(base, probe, ours, change, snapshotId, chunked);
-      ranked = label("ranking", () -> RankedChanges.rank(read, marks, null, columns, stats));
-      try {
-        checkProbe(ranked.chunkRows(), factsExist, seen);
-        plan = ApplyPlan.decide(position, seen.newest(), ranked.whole(), seen.openLsn(), seen.chunks());
-      } catch (RuntimeException | Error e) {
-        ranked.close();
-        throw e;
-      }
-      if (!plan.equals(guess)) {
+      if (!plan.equals(guess) && ranked != null) {
         ranked.close();
         ranked = null;
       }
-    } else if (plan == null) {
+    } else {
       Row found = pinned.where(probe).agg(max(when(not(chunked), snapshotId)), count(when(chunked, lit(1)))).first();
       checkProbe(found.getLong(1), factsExist, seen);
       plan = ApplyPlan.decide(position, seen.newest(), found.isNullAt(0) ? null : found.getString(0),
@@ -307,6 +292,51 @@ final class ApplyRun {
           version, what(plan, top), metrics == null ? "no MERGE" : "MERGE " + summary(metrics) + ", pruning " + pruned,
           outcome.next().appliedLsn(), verdict, (System.nanoTime() - t0) / 1_000_000);
       return new ApplyResult(outcome.rebuilt(), outcome.next().appliedLsn(), verdict, true);
+    }
+  }
+
+  /**
+   * A first call's write into an empty silver ({@link FirstWrite}). Another table's capture instance among the
+   * call's rows fails the call before silver is created, as the ranking's check does on the other path (a silver
+   * created for the wrong table would keep that table's columns): a read of the rows of other instances, which
+   * the files' statistics skip when a file holds only this table's instance, so it reads nothing in the common
+   * case. The control table's state, which the position's insert asks first, is computed beside the write.
+   */
+  private FirstWrite.Outcome firstWrite(Dataset<Row> baseRows, Dataset<Row> read, RankedChanges.Marks marks,
+      BronzeColumns columns, SourceTableInfo source, ApplyPlan guess, SilverPosition position, SnapshotFacts seen,
+      boolean factsExist) {
+    java.util.Set<String> names = new java.util.LinkedHashSet<>(source.instancesLower());
+    names.add(captureInstance);
+    Column others = not(lower(col(CdcColumns.CAPTURE_INSTANCE)).isin(source.instancesLower().toArray()));
+    for (String name : names) {
+      // Implied by the line above; in this form Delta's data skipping drops files whose every row has that name.
+      others = others.and(col(CdcColumns.CAPTURE_INSTANCE).notEqual(lit(name)));
+    }
+    Column otherRows = others;
+    List<Row> other = label("capture instance", () -> baseRows.where(otherRows)
+        .select(CdcColumns.CAPTURE_INSTANCE).limit(1).collectAsList());
+    if (!other.isEmpty()) {
+      throw SilverErrors.otherCaptureInstance(bronze.text(), other.get(0).getString(0), captureInstance,
+          reader != null);
+    }
+    ensureSilver(columns);
+    StateWarmup controlState = StateWarmup.start(spark, control, JobLabel.text(silver.text(),
+        "position: the control table's state, ahead"));
+    try {
+      ApplyPlan[] decided = {null};
+      FirstWrite.Outcome out = label("first write", () -> FirstWrite.run(spark, silver,
+          () -> RankedChanges.observed(read, marks, columns), r -> {
+            if (r.otherInstance() != null) {
+              throw SilverErrors.otherCaptureInstance(bronze.text(), r.otherInstance(), captureInstance,
+                  reader != null);
+            }
+            checkProbe(r.chunkRows(), factsExist, seen);
+            decided[0] = ApplyPlan.decide(position, seen.newest(), r.whole(), seen.openLsn(), seen.chunks());
+            return decided[0].equals(guess);
+          }, () -> steps.accept(ApplyChanges.Step.EMPTY_CHECKED)));
+      return out.withPlan(decided[0]);
+    } finally {
+      controlState.await(WARMUP_WAIT_SECONDS);
     }
   }
 

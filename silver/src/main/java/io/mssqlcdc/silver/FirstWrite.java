@@ -7,6 +7,7 @@ import io.mssqlcdc.sink.tables.TableRef;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
@@ -37,32 +38,44 @@ final class FirstWrite {
 
   private FirstWrite() {}
 
-  /** What the write did: committed (the call's MERGE is done), or nothing (the call MERGEs as usual). */
-  record Outcome(RankedChanges ranked, Row metrics) {
-    static final Outcome NOT_DONE = new Outcome(null, null);
+  /**
+   * What the write did: committed ({@code ranked}: its statistics; the call's MERGE is done), or not (null);
+   * {@code plan}: the plan the observed statistics decided, when the write ran (null: it did not run).
+   */
+  record Outcome(RankedChanges ranked, Row metrics, ApplyPlan plan) {
+    static final Outcome NOT_DONE = new Outcome(null, null, null);
 
     boolean done() {
       return ranked != null;
     }
+
+    Outcome withPlan(ApplyPlan decided) {
+      return new Outcome(ranked, metrics, decided);
+    }
   }
 
   /**
-   * Writes the inserts of {@code observed} into {@code silver} when it holds no row, commits them when
-   * {@code accept} takes the ranking's statistics (it throws to fail the call, returns false to plan
+   * Writes the inserts of the ranking {@code observed} gives into {@code silver} when it holds no row, commits
+   * them when {@code accept} takes the ranking's statistics (it throws to fail the call, returns false to plan
    * otherwise); {@code checked} runs after the files are written, before the commit (a test's hook).
    */
-  static Outcome run(SparkSession spark, TableRef silver, RankedChanges.Observed observed,
+  static Outcome run(SparkSession spark, TableRef silver, Supplier<RankedChanges.Observed> observing,
       Predicate<RankedChanges> accept, Runnable checked) {
     long before = DeltaTables.version(spark, silver);
     if (DriverRead.hasFiles(spark, silver, before).orElse(true)) {
       return Outcome.NOT_DONE;
     }
+    RankedChanges.Observed observed = observing.get();
     Optional<NewFiles> written;
     try {
       written = NewFiles.write(spark, silver, before, observed.inserts());
-    } catch (Exception | LinkageError e) {
+    } catch (LinkageError e) {
       LOG.debug("{}: the first write took another way ({})", silver, e.toString());
       return Outcome.NOT_DONE;
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("the first write into " + silver + " failed: " + e.getMessage(), e);
     }
     if (written.isEmpty()) {
       return Outcome.NOT_DONE;
@@ -87,7 +100,7 @@ final class FirstWrite {
           before, committed.get());
       return Outcome.NOT_DONE;
     }
-    return new Outcome(ranked, new GenericRowWithSchema(new Object[] {ranked.keysApplied()}, METRICS));
+    return new Outcome(ranked, new GenericRowWithSchema(new Object[] {ranked.keysApplied()}, METRICS), null);
   }
 
   /** The metrics row's schema: the keys written (inserts and the keys whose latest change is a delete). */

@@ -62,5 +62,7 @@ class CaptureInstanceSwitchTest {
         .hasMessageContaining("holds rows of capture instance 'dbo_orders") // either of the table's two
         .hasMessageContaining("which is not 'dbo_customers' or another capture instance of its table. Silver applies"
             + " one source table: give each table its own bronze and silver.");
+    // Before anything was created: a silver made with dbo_orders' columns would keep them once the call is fixed.
+    assertThat(java.nio.file.Files.exists(java.nio.file.Path.of(f.silver("customers")))).isFalse();
   }
 }

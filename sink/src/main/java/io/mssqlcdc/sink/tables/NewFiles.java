@@ -1,8 +1,14 @@
 package io.mssqlcdc.sink.tables;
 
+import static org.apache.spark.sql.functions.lit;
+
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
@@ -12,6 +18,7 @@ import org.apache.spark.sql.delta.DeltaOperations;
 import org.apache.spark.sql.delta.OptimisticTransaction;
 import org.apache.spark.sql.delta.actions.Action;
 import org.apache.spark.sql.delta.actions.FileAction;
+import org.apache.spark.sql.types.StructField;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import scala.Option;
@@ -37,16 +44,20 @@ public final class NewFiles {
   private final LogVersion.Log log;
   private final OptimisticTransaction txn;
   private final List<Action> actions;
+  private final DeltaOperations.Write operation;
 
   private NewFiles(TableRef table, LogVersion.Log log, OptimisticTransaction txn, List<Action> actions) {
     this.table = table;
     this.log = log;
     this.txn = txn;
     this.actions = actions;
+    // Built here, with the write: a runtime whose Delta lacks it fails before anything is written.
+    this.operation = append();
   }
 
   /**
-   * Writes {@code rows} (the table's columns by name) as new files of {@code table}, reading it at
+   * Writes {@code rows} (columns of the table by name, cast to its types; a column it lacks: empty) as new files
+   * of {@code table}, reading it at
    * {@code emptyAt}, the version at which the caller found it without a data file.
    *
    * @return empty when the table has a newer version already, or is not reachable this way (a name
@@ -64,8 +75,23 @@ public final class NewFiles {
       LOG.debug("{} moved from version {} to {} before its first write", table, emptyAt, txn.readVersion());
       return Optional.empty();
     }
+    // The table's columns in its order and types, as an insert's assignments give them (Delta's writeFiles matches
+    // names, it does not cast); a column the table lacks: another way.
+    Map<String, String> given = new HashMap<>();
+    for (String c : rows.columns()) {
+      given.put(c.toLowerCase(Locale.ROOT), c);
+    }
+    List<Column> columns = new ArrayList<>();
+    for (StructField f : txn.metadata().schema().fields()) {
+      String c = given.remove(f.name().toLowerCase(Locale.ROOT));
+      columns.add((c == null ? lit(null) : rows.col(DeltaTables.quote(c))).cast(f.dataType()).as(f.name()));
+    }
+    if (!given.isEmpty()) {
+      LOG.debug("{} has no column(s) {}: its first write takes another way", table, given.values());
+      return Optional.empty();
+    }
     txn.readWholeTable();
-    List<FileAction> written = CollectionConverters.asJava(txn.writeFiles(rows));
+    List<FileAction> written = CollectionConverters.asJava(txn.writeFiles(rows.select(columns.toArray(Column[]::new))));
     return Optional.of(new NewFiles(table, found.get(), txn, new ArrayList<>(written)));
   }
 
@@ -92,9 +118,13 @@ public final class NewFiles {
       return Optional.empty();
     }
     try {
-      Option<Object> v = txn.commitIfNeeded(CollectionConverters.asScala(actions).toSeq(), append(),
+      Option<Object> v = txn.commitIfNeeded(CollectionConverters.asScala(actions).toSeq(), operation,
           scala.collection.immutable.Map$.MODULE$.<String, String>empty());
       return v.isDefined() ? Optional.of((Long) v.get()) : Optional.of(txn.readVersion());
+    } catch (LinkageError e) {
+      // Delta's commit not as this build knows it (linked at its first call): nothing was committed.
+      LogVersion.unavailable(table, e);
+      return Optional.empty();
     } catch (RuntimeException e) {
       if (!DeltaConflicts.isConflict(e)) {
         throw e;

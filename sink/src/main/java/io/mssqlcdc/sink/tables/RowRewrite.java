@@ -189,6 +189,10 @@ public final class RowRewrite {
       txn.commitIfNeeded(CollectionConverters.asScala(actions).toSeq(), operation,
           scala.collection.immutable.Map$.MODULE$.<String, String>empty());
       return true;
+    } catch (LinkageError e) {
+      // Delta's commit not as this build knows it (linked at its first call): nothing was committed.
+      LogVersion.unavailable(table, e);
+      return false;
     } catch (RuntimeException e) {
       if (!DeltaConflicts.isConflict(e)) {
         throw e;
