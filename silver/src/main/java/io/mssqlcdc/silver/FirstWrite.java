@@ -3,9 +3,9 @@ package io.mssqlcdc.silver;
 import io.mssqlcdc.sink.tables.DeltaTables;
 import io.mssqlcdc.sink.tables.DriverRead;
 import io.mssqlcdc.sink.tables.NewFiles;
+import io.mssqlcdc.sink.tables.Observed;
 import io.mssqlcdc.sink.tables.TableRef;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.spark.sql.Row;
@@ -107,18 +107,11 @@ final class FirstWrite {
   static final StructType METRICS = new StructType().add("num_keys", DataTypes.LongType);
 
   private static Row statistics(RankedChanges.Observed observed) {
-    scala.concurrent.Future<Row> f = observed.observation().future();
-    if (!f.isCompleted()) {
-      try {
-        scala.concurrent.Await.ready(f, scala.concurrent.duration.Duration.create(OBSERVATION_WAIT_SECONDS,
-            TimeUnit.SECONDS));
-      } catch (java.util.concurrent.TimeoutException e) {
-        return null;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return null;
-      }
+    try {
+      return Observed.within(observed.observation(), OBSERVATION_WAIT_SECONDS).orElse(null);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
     }
-    return observed.observation().getRow();
   }
 }

@@ -32,6 +32,11 @@ final class LogVersion {
       return log.update(false, Option.empty(), table).version();
     }
 
+    /** A transaction of Delta's on the table's newest snapshot. */
+    org.apache.spark.sql.delta.OptimisticTransaction startTransaction() {
+      return log.startTransaction(table, Option.empty());
+    }
+
     /** The newest snapshot's version and the table's id (a table made again at the same place has another). */
     LogTail.Position position() {
       org.apache.spark.sql.delta.Snapshot s = log.update(false, Option.empty(), table);

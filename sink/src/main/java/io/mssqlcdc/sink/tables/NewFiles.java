@@ -13,7 +13,6 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.delta.DeltaLog;
 import org.apache.spark.sql.delta.DeltaOperations;
 import org.apache.spark.sql.delta.OptimisticTransaction;
 import org.apache.spark.sql.delta.actions.Action;
@@ -69,8 +68,7 @@ public final class NewFiles {
     if (found.isEmpty()) {
       return Optional.empty();
     }
-    DeltaLog log = found.get().log();
-    OptimisticTransaction txn = log.startTransaction(found.get().table(), Option.empty());
+    OptimisticTransaction txn = found.get().startTransaction();
     if (txn.readVersion() != emptyAt) {
       LOG.debug("{} moved from version {} to {} before its first write", table, emptyAt, txn.readVersion());
       return Optional.empty();

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Observation;
@@ -166,7 +165,7 @@ public final class RowRewrite {
       return Optional.empty();
     }
     DeltaLog log = found.get().log();
-    OptimisticTransaction txn = log.startTransaction(found.get().table(), Option.empty());
+    OptimisticTransaction txn = found.get().startTransaction();
     String unsupported = unsupported(txn);
     if (unsupported != null) {
       LOG.debug("{}: the row of {} is written by Delta's {} ({})", table, key, instead, unsupported);
@@ -239,17 +238,8 @@ public final class RowRewrite {
   }
 
   private static Long matched(Observation o) throws InterruptedException {
-    scala.concurrent.Future<?> f = o.future();
-    if (!f.isCompleted()) {
-      try {
-        scala.concurrent.Await.ready(f, scala.concurrent.duration.Duration.create(OBSERVATION_WAIT_SECONDS,
-            TimeUnit.SECONDS));
-      } catch (java.util.concurrent.TimeoutException e) {
-        return null;
-      }
-    }
-    Object matched = o.getAsJava().get("matched");
-    return matched instanceof Long n ? n : null;
+    Optional<Row> row = Observed.within(o, OBSERVATION_WAIT_SECONDS);
+    return row.isPresent() && !row.get().isNullAt(0) ? row.get().getLong(0) : null;
   }
 
   private static String firstLine(Throwable e) {
