@@ -159,4 +159,44 @@ class ApplyChangesTest {
         .select("operation").as(org.apache.spark.sql.Encoders.STRING()).collectAsList()).containsExactly("WRITE");
     assertThat(SilverFixture.rows(alone, "order_id", COLUMNS)).isEqualTo(f.table("order_id", COLUMNS));
   }
+  /**
+   * Silver tables applied at the same time share the control table: each call's position, written beside its
+   * MERGE (PositionAhead), conflicts with the other's commit in between and is written again; no position is
+   * lost or left behind, and each silver equals the source.
+   */
+  @Test
+  @Tag("slow")
+  void silversAppliedAtOnceKeepTheirPositionsInOneControlTable() throws Exception {
+    SilverFixture f = new SilverFixture(tmp);
+    Workload.createTable(f.db);
+    Workload w = new Workload(f.db, 11);
+    w.commit(8);
+    f.await(f.stream("dbo_orders").bootstrap(true).toDelta());
+    List<String> silvers = List.of(f.silver("a"), f.silver("b"), f.silver("c"));
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(silvers.size());
+    try {
+      for (int round = 0; round < 2; round++) {
+        if (round > 0) {
+          w.commit(5);
+          f.await(f.stream("dbo_orders").toDelta());
+        }
+        List<java.util.concurrent.Future<ApplyResult>> calls = new ArrayList<>();
+        for (String silver : silvers) {
+          calls.add(pool.submit(() -> f.apply(silver, "dbo_orders").run()));
+        }
+        String applied = null;
+        for (java.util.concurrent.Future<ApplyResult> c : calls) {
+          String lsn = c.get(5, java.util.concurrent.TimeUnit.MINUTES).appliedLsn().orElseThrow();
+          assertThat(applied == null || applied.equals(lsn)).as("every silver applied up to the same change").isTrue();
+          applied = lsn;
+        }
+        for (String silver : silvers) {
+          assertThat(SilverFixture.rows(silver, "order_id", COLUMNS)).isEqualTo(f.table("order_id", COLUMNS));
+          assertThat(f.controlRow(silver).get("applied_lsn")).isEqualTo(applied);
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
 }

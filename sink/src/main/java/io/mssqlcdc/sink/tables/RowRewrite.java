@@ -196,8 +196,9 @@ public final class RowRewrite {
       if (!DeltaConflicts.isConflict(e)) {
         throw e;
       }
-      LOG.info("{}: the prepared UPDATE of {} row(s) lost a race with another commit ({}); written again",
-          table, matched, firstLine(e));
+      LOG.info("{}: the prepared {} lost a race with another commit ({}); written again", table,
+          operation instanceof DeltaOperations.Update ? "UPDATE of " + matched + " row(s)" : "insert of a row",
+          firstLine(e));
       return false;
     }
   }
