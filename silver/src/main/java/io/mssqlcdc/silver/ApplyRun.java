@@ -15,6 +15,7 @@ import io.mssqlcdc.finalization.Finalization;
 import io.mssqlcdc.finalization.Granularity;
 import io.mssqlcdc.options.CdcReaderOptions;
 import io.mssqlcdc.sink.tables.DeltaTables;
+import io.mssqlcdc.sink.tables.KeyedRewrite;
 import io.mssqlcdc.sink.tables.StateWarmup;
 import io.mssqlcdc.sink.tables.TableRef;
 import java.time.LocalDateTime;
@@ -269,11 +270,24 @@ final class ApplyRun {
         KeyPruning.Plan prune = !pruneByKeys ? new KeyPruning.None("switched off")
             : KeyPruning.plan(plan.rebuild(), !plan.newChunks().isEmpty(), columns.keys(), few, r.ranges());
         pruned = describe(prune);
-        // A first call (no position recorded) into a silver that holds no row yet: insert only (FirstMerge).
-        Row m = label("MERGE", () -> FirstMerge.run(spark, silver, !first.silverRow() && chosen.rebuild(),
-            () -> steps.accept(ApplyChanges.Step.EMPTY_CHECKED), empty -> SilverMerge.merge(spark, silver, r.latest(),
-                columns.keys(), columns.written(), chosen.rebuild(), SilverMerge.pruning(prune, columns), empty)));
-        metrics = m;
+        if (byKeys && pruneByKeys && r.isLocal()) {
+          // A small batch: the MERGE in one pass over the files that may hold its keys (decision 0020).
+          KeyedRewrite.Outcome one = label("MERGE, one pass", () -> SilverMerge.rewrite(spark, silver, r, columns,
+              prune));
+          if (one.done()) {
+            metrics = one.metrics();
+            pruned += ", one pass";
+          } else {
+            pruned += ", Delta's MERGE (" + one.declined() + ")";
+          }
+        }
+        if (metrics == null) {
+          // A first call (no position recorded) into a silver that holds no row yet: insert only (FirstMerge).
+          metrics = label("MERGE", () -> FirstMerge.run(spark, silver, !first.silverRow() && chosen.rebuild(),
+              () -> steps.accept(ApplyChanges.Step.EMPTY_CHECKED), empty -> SilverMerge.merge(spark, silver,
+                  r.latest(), columns.keys(), columns.written(), chosen.rebuild(), SilverMerge.pruning(prune, columns),
+                  empty)));
+        }
       }
       steps.accept(ApplyChanges.Step.MERGED);
       CrashPoints.hit(CrashPoint.SILVER_AFTER_MERGE);

@@ -12,8 +12,10 @@ import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.when;
 
 import io.mssqlcdc.connector.CdcColumns;
+import io.mssqlcdc.sink.tables.ScanSize;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -34,28 +36,40 @@ import org.apache.spark.storage.StorageLevel;
  * with, as the order says. One aggregation (partial per task, then per key after one shuffle)
  * rather than a window over every row.
  *
- * <p>The cache is released by {@link #close()}; Delta's MERGE materializes its source from it.
+ * <p>The cache is released by {@link #close()}; Delta's MERGE materializes its source from it. When the
+ * pass reads few bronze files (a micro-batch's: {@link #LOCAL_MAX_BYTES}, {@link #LOCAL_MAX_ROWS}), the per-key
+ * rows are taken to the driver instead and the statistics computed there ({@link LocalRanking}, decision
+ * 0020): the source of what follows is a local relation, and no cache is made.
  */
 final class RankedChanges implements AutoCloseable {
   private static final String IMAGE = "_mssql_cdc_image";
   private static final String ORDER = "_mssql_cdc_order";
-  private static final String LATEST = "_mssql_cdc_latest";
-  private static final String OTHER = "_mssql_cdc_other";
-  private static final String TOP = "_mssql_cdc_top";
-  private static final String WHOLE = "_mssql_cdc_whole";
-  private static final String CHUNKS = "_mssql_cdc_chunks";
+  static final String LATEST = "_mssql_cdc_latest";
+  static final String OTHER = "_mssql_cdc_other";
+  static final String TOP = "_mssql_cdc_top";
+  static final String WHOLE = "_mssql_cdc_whole";
+  static final String CHUNKS = "_mssql_cdc_chunks";
   private static final int KEY_STATS = 5;
+  /**
+   * The most compressed bytes, and rows by the files' statistics, of bronze files a ranking may read to be
+   * taken to the driver rather than cached ({@link LocalRanking}): a micro-batch's files are far below.
+   */
+  static final long LOCAL_MAX_BYTES = 8L << 20;
+  static final long LOCAL_MAX_ROWS = 100_000;
 
   private final Dataset<Row> perKey;
   private final Row stats;
   private final BronzeColumns columns;
   private final boolean keyStats;
+  /** The per-key rows when the ranking was taken to the driver; null when cached. */
+  private final List<Row> local;
 
-  private RankedChanges(Dataset<Row> perKey, Row stats, BronzeColumns columns, boolean keyStats) {
+  private RankedChanges(Dataset<Row> perKey, Row stats, BronzeColumns columns, boolean keyStats, List<Row> local) {
     this.perKey = perKey;
     this.stats = stats;
     this.columns = columns;
     this.keyStats = keyStats;
+    this.local = local;
   }
 
   /** Which of the rows read a pass takes for what. */
@@ -75,11 +89,37 @@ final class RankedChanges implements AutoCloseable {
    */
   static RankedChanges rank(Dataset<Row> rows, Marks marks, Dataset<Row> extras, BronzeColumns columns,
       boolean keyStats) {
-    Dataset<Row> perKey = perKey(rows, marks, extras, columns).persist(StorageLevel.MEMORY_AND_DISK());
+    return rank(rows, marks, extras, columns, keyStats, null);
+  }
+
+  /**
+   * {@link #rank}, with {@code onDriver} deciding where the per-key rows go (null: by the size of what the pass
+   * reads; tests force either way).
+   */
+  static RankedChanges rank(Dataset<Row> rows, Marks marks, Dataset<Row> extras, BronzeColumns columns,
+      boolean keyStats, Boolean onDriver) {
+    Dataset<Row> ranking = perKey(rows, marks, extras, columns);
+    if (onDriver == null) {
+      // Few bronze rows to read (a micro-batch's files, by their statistics after Delta's data skipping).
+      Optional<ScanSize.Size> size = ScanSize.of(ranking);
+      onDriver = size.isPresent() && size.get().bytes() <= LOCAL_MAX_BYTES && size.get().rows() >= 0
+          && size.get().rows() <= LOCAL_MAX_ROWS;
+    }
+    if (onDriver) {
+      // The per-key rows taken to the driver in the ranking's one job, the statistics computed there, no cache.
+
+      List<Row> collected = ranking.collectAsList();
+      List<String> keys = columns.keys();
+      List<Boolean> rangeable = keys.stream().map(k -> KeyPruning.rangeable(columns.type(k))).toList();
+      Row stats = LocalRanking.statistics(collected, keys, rangeable, keyStats);
+      Dataset<Row> perKey = ranking.sparkSession().createDataFrame(collected, ranking.schema());
+      return new RankedChanges(perKey, stats, columns, keyStats, collected);
+    }
+    Dataset<Row> perKey = ranking.persist(StorageLevel.MEMORY_AND_DISK());
     try {
       List<Column> aggs = statistics(columns, keyStats);
       Row stats = perKey.agg(aggs.get(0), aggs.subList(1, aggs.size()).toArray(Column[]::new)).first();
-      return new RankedChanges(perKey, stats, columns, keyStats);
+      return new RankedChanges(perKey, stats, columns, keyStats, null);
     } catch (RuntimeException | Error e) {
       perKey.unpersist(false);
       throw e;
@@ -121,7 +161,7 @@ final class RankedChanges implements AutoCloseable {
 
     /** The statistics, once a write ran {@link #inserts()} ({@code stats}: the observation's row). */
     RankedChanges ranked(Row stats) {
-      return new RankedChanges(perKey, stats, columns, false);
+      return new RankedChanges(perKey, stats, columns, false, null);
     }
   }
 
@@ -142,7 +182,7 @@ final class RankedChanges implements AutoCloseable {
         max(col(TOP)).as(TOP), max(col(WHOLE)).as(WHOLE), count(col(CHUNKS)).as(CHUNKS));
   }
 
-  /** The statistics over the per-key rows, in the order the accessors read them. */
+  /** The statistics over the per-key rows, in the order the accessors read them ({@link LocalRanking}'s too). */
   private static List<Column> statistics(BronzeColumns columns, boolean keyStats) {
     Column has = col(LATEST).isNotNull();
     List<Column> aggs = new ArrayList<>(List.of(max(col(OTHER)), max(col(TOP)), count(when(has, lit(1))),
@@ -202,6 +242,11 @@ final class RankedChanges implements AutoCloseable {
     return stats.getLong(2);
   }
 
+  /** Whether the ranking was taken to the driver (a source Spark reads from the driver's memory). */
+  boolean isLocal() {
+    return local != null;
+  }
+
   /** The probe's newest whole snapshot id; null when none (or not probed). */
   String whole() {
     return stats.isNullAt(3) ? null : stats.getString(3);
@@ -234,6 +279,9 @@ final class RankedChanges implements AutoCloseable {
   /** The keys applied, one tuple each (values in key order); call when they are few. */
   List<List<Object>> keys() {
     List<String> keyCols = columns.keys();
+    if (local != null) {
+      return LocalRanking.keys(local, keyCols.size());
+    }
     List<List<Object>> out = new ArrayList<>();
     for (Row r : latest().select(keyCols.stream().map(k -> col(MergeRules.quote(k))).toArray(Column[]::new))
         .collectAsList()) {

@@ -2,13 +2,13 @@ package io.mssqlcdc.silver;
 
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.expr;
-import static org.apache.spark.sql.functions.lit;
 
 import io.delta.tables.DeltaMergeBuilder;
 import io.mssqlcdc.connector.CdcColumns;
 import io.mssqlcdc.errors.SilverErrors;
 import io.mssqlcdc.errors.SinkErrors;
 import io.mssqlcdc.sink.tables.DeltaTables;
+import io.mssqlcdc.sink.tables.KeyedRewrite;
 import io.mssqlcdc.sink.tables.TableRef;
 import io.mssqlcdc.sink.tables.TableRunner;
 import java.util.ArrayList;
@@ -20,6 +20,8 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.expressions.Literal;
+import org.apache.spark.sql.classic.ExpressionUtils;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructField;
@@ -120,15 +122,48 @@ final class SilverMerge {
 
   /** The MERGE's target-only predicate for {@code plan} (null: none), on {@code t}'s key columns. */
   static Column pruning(KeyPruning.Plan plan, BronzeColumns bronze) {
+    return pruning(plan, bronze, MergeRules.TARGET + ".");
+  }
+
+  /**
+   * Silver's MERGE of a small ranking ({@link RankedChanges#isLocal}) in one pass over the files {@code prune}
+   * leaves ({@link KeyedRewrite}, decision 0020): the same clauses and commit, the candidate files written in
+   * the pass that matches them. Declined (nothing written) where that path does not apply.
+   */
+  static KeyedRewrite.Outcome rewrite(SparkSession spark, TableRef silver, RankedChanges ranked,
+      BronzeColumns bronze, KeyPruning.Plan prune) {
+    try {
+      return KeyedRewrite.run(spark, silver, ranked.latest(), bronze.keys(), pruning(prune, bronze, ""), CLAUSES,
+          ranked.keysApplied(), ONE_PASS, () -> { });
+    } catch (LinkageError e) {
+      return new KeyedRewrite.Outcome(null, "Delta's internal API is not as this build knows it (" + e + ")");
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("the MERGE into " + silver + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** Silver's clauses for {@link KeyedRewrite} ({@link MergeRules}). */
+  static final KeyedRewrite.Clauses CLAUSES = new KeyedRewrite.Clauses(MergeRules.deleteWhen(),
+      MergeRules.updateWhen(), MergeRules.insertWhen());
+
+  /**
+   * The most candidate files (and bytes) silver's one-pass MERGE writes again: a candidate holding none of
+   * the batch's keys costs a write there, a read in Delta's MERGE.
+   */
+  static final KeyedRewrite.Limits ONE_PASS = new KeyedRewrite.Limits(4, 32L << 20);
+
+  static Column pruning(KeyPruning.Plan plan, BronzeColumns bronze, String qualifier) {
     if (plan instanceof KeyPruning.Points p) {
       List<Column> each = new ArrayList<>();
       for (List<Object> tuple : p.tuples()) {
         Column one = null;
         for (int i = 0; i < p.keys().size(); i++) {
           String k = p.keys().get(i);
-          Column t = target(k);
+          Column t = col(qualifier + MergeRules.quote(k));
           Object v = tuple.get(i);
-          Column c = v == null ? t.isNull() : t.equalTo(lit(v).cast(bronze.type(k)));
+          Column c = v == null ? t.isNull() : t.equalTo(typed(v, bronze.type(k)));
           one = one == null ? c : one.and(c);
         }
         each.add(one);
@@ -138,10 +173,10 @@ final class SilverMerge {
     if (plan instanceof KeyPruning.Ranges r) {
       Column all = null;
       for (KeyPruning.Range range : r.ranges()) {
-        Column t = target(range.column());
+        Column t = col(qualifier + MergeRules.quote(range.column()));
         DataType type = bronze.type(range.column());
         Column c = range.min() == null ? t.isNull()
-            : t.geq(lit(range.min()).cast(type)).and(t.leq(lit(range.max()).cast(type)));
+            : t.geq(typed(range.min(), type)).and(t.leq(typed(range.max(), type)));
         if (range.min() != null && range.hasNull()) {
           c = c.or(t.isNull());
         }
@@ -152,6 +187,15 @@ final class SilverMerge {
     return null;
   }
 
+  /**
+   * {@code v} as a literal of type {@code t}: Delta's data skipping takes a comparison of a column with a literal
+   * only, not with a cast of one (the MERGE's and the one pass's predicates are analyzed, not optimized, so a
+   * cast would stay and every file would be read).
+   */
+  static Column typed(Object v, DataType t) {
+    return ExpressionUtils.column(Literal.create(v, t));
+  }
+
   /** A balanced OR tree (a long left-deep chain costs Catalyst deep recursion). */
   private static Column anyOf(List<Column> cs, int from, int to) {
     if (to - from == 1) {
@@ -159,9 +203,5 @@ final class SilverMerge {
     }
     int mid = (from + to) >>> 1;
     return anyOf(cs, from, mid).or(anyOf(cs, mid, to));
-  }
-
-  private static Column target(String key) {
-    return col(MergeRules.TARGET + "." + MergeRules.quote(key));
   }
 }

@@ -21,6 +21,8 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The one-pass ranking (issue 13): which bronze row is a key's latest image, written by hand so the
@@ -56,14 +58,14 @@ class RankedChangesTest {
         chunk);
   }
 
-  private static RankedChanges rank(List<Row> rows, Column probe) {
+  private static RankedChanges rank(List<Row> rows, Column probe, boolean onDriver) {
     Dataset<Row> df = SPARK.createDataFrame(rows, BRONZE);
     BronzeColumns columns = BronzeColumns.of(BRONZE, "bronze", List.of("id"));
     Column ours = lower(col(CdcColumns.CAPTURE_INSTANCE)).isin("dbo_orders");
     Column op = col(CdcColumns.OPERATION);
     Column base = probe == null ? lit(true) : op.notEqual(0);
     return RankedChanges.rank(df, new RankedChanges.Marks(base, probe == null ? lit(false) : probe, ours,
-        op.notEqual(0), col(CdcColumns.SNAPSHOT), col(CdcColumns.CHUNK).isNotNull()), null, columns, true);
+        op.notEqual(0), col(CdcColumns.SNAPSHOT), col(CdcColumns.CHUNK).isNotNull()), null, columns, true, onDriver);
   }
 
   /** id → "name op _start_lsn" of the latest images. */
@@ -76,8 +78,9 @@ class RankedChangesTest {
     return out;
   }
 
-  @Test
-  void theLatestImageIsTheGreatestLsnCommandSeqvalOperationWithNullsLast() {
+  @ParameterizedTest(name = "on the driver: {0}")
+  @ValueSource(booleans = {false, true})
+  void theLatestImageIsTheGreatestLsnCommandSeqvalOperationWithNullsLast(boolean onDriver) {
     List<Row> rows = new ArrayList<>(List.of(
         // 1: a later commit wins, whatever its command and seqval
         change("dbo_orders", 5, 9, 2, 7, 1, "old"), change("dbo_orders", 6, 1, 4, 1, 1, "new"),
@@ -91,7 +94,8 @@ class RankedChangesTest {
         change("dbo_orders", 5, 1, 2, 1, null, "null key old"), change("dbo_orders", 8, 1, 4, 1, null, "null key new"),
         // names of instances match ignoring case
         change("DBO_Orders", 9, 1, 2, 1, 5, "upper case instance")));
-    try (RankedChanges r = rank(rows, null)) {
+    try (RankedChanges r = rank(rows, null, onDriver)) {
+      assertThat(r.isLocal()).isEqualTo(onDriver);
       Map<String, String> expected = new TreeMap<>();
       expected.put("1", "new 4 " + lsn(6));
       expected.put("2", "after 4 " + lsn(6));
@@ -112,20 +116,54 @@ class RankedChangesTest {
     }
   }
 
-  @Test
-  void anotherInstancesRowsAreReportedNotAppliedAndTheProbeCountsSnapshotsBeside() {
+  @ParameterizedTest(name = "on the driver: {0}")
+  @ValueSource(booleans = {false, true})
+  void anotherInstancesRowsAreReportedNotAppliedAndTheProbeCountsSnapshotsBeside(boolean onDriver) {
     List<Row> rows = List.of(
         change("dbo_orders", 5, 1, 2, 1, 1, "ours"),
         change("dbo_other", 6, 1, 2, 1, 2, "theirs"),
         change("dbo_other", 6, 2, 2, 1, 1, "theirs too"),
         snapshot(10, 3, "whole", null), snapshot(12, 4, "chunk", 0), snapshot(12, 5, "chunk", 0));
     Column probe = col(CdcColumns.OPERATION).equalTo(0);
-    try (RankedChanges r = rank(rows, probe)) {
+    try (RankedChanges r = rank(rows, probe, onDriver)) {
       assertThat(r.otherInstance()).isEqualTo("dbo_other");
       assertThat(images(r)).isEqualTo(Map.of("1", "ours 2 " + lsn(5)));
       assertThat(r.top()).isEqualTo(lsn(5));
       assertThat(r.whole()).isEqualTo(lsn(10));
       assertThat(r.chunkRows()).isEqualTo(2);
+    }
+  }
+
+  /**
+   * String keys whose order by code point (Spark's, by UTF-8 bytes) differs from Java's UTF-16 order: the driver's
+   * ranges are Spark's. U+FFFD sorts below U+1F600 by code point, above its surrogates by UTF-16 unit.
+   */
+  @Test
+  void theDriversKeyRangesAreSparksForStringsBeyondTheBasicPlane() {
+    StructType bronze = new StructType().add(CdcColumns.CAPTURE_INSTANCE, DataTypes.StringType)
+        .add(CdcColumns.START_LSN, DataTypes.StringType).add(CdcColumns.SEQVAL, DataTypes.StringType)
+        .add(CdcColumns.OPERATION, DataTypes.IntegerType).add(CdcColumns.COMMIT_TS, DataTypes.TimestampNTZType)
+        .add("code", DataTypes.StringType);
+    List<Row> rows = new ArrayList<>();
+    String[] codes = {"a", "\uFFFD", "\uD83D\uDE00", "z", "\uE000"};
+    for (int i = 0; i < codes.length; i++) {
+      rows.add(RowFactory.create("dbo_codes", lsn(i + 1), lsn(1), 2, T.plusSeconds(i), codes[i]));
+    }
+    Dataset<Row> df = SPARK.createDataFrame(rows, bronze);
+    BronzeColumns columns = BronzeColumns.of(bronze, "bronze", List.of("code"));
+    Column op = col(CdcColumns.OPERATION);
+    RankedChanges.Marks marks = new RankedChanges.Marks(lit(true), lit(false),
+        lower(col(CdcColumns.CAPTURE_INSTANCE)).isin("dbo_codes"), op.notEqual(0), lit(null).cast("string"),
+        lit(false));
+    try (RankedChanges spark = RankedChanges.rank(df, marks, null, columns, true, false);
+        RankedChanges driver = RankedChanges.rank(df, marks, null, columns, true, true)) {
+      assertThat(driver.ranges()).isEqualTo(spark.ranges());
+      assertThat(driver.ranges()).singleElement().satisfies(range -> {
+        assertThat(range.min()).isEqualTo("a");
+        assertThat(range.max()).isEqualTo("\uD83D\uDE00");
+      });
+      assertThat(driver.top()).isEqualTo(spark.top());
+      assertThat(driver.keysApplied()).isEqualTo(spark.keysApplied()).isEqualTo(5);
     }
   }
 }

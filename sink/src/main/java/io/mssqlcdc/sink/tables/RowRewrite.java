@@ -209,7 +209,7 @@ public final class RowRewrite {
   }
 
   /** Why the table's row is left to Delta's own UPDATE; null when this path applies. */
-  private static String unsupported(OptimisticTransaction txn) {
+  static String unsupported(OptimisticTransaction txn) {
     Metadata m = txn.metadata();
     if (!m.partitionColumns().isEmpty()) {
       return "partitioned";
@@ -230,7 +230,7 @@ public final class RowRewrite {
   }
 
   /** The resolved condition of {@code filtered}'s top filter (the predicate as Delta's UPDATE would get it). */
-  private static Expression condition(Dataset<Row> filtered) {
+  static Expression condition(Dataset<Row> filtered) {
     LogicalPlan plan = filtered.queryExecution().analyzed();
     if (plan instanceof Filter f) {
       return f.condition();

@@ -1,0 +1,345 @@
+package io.mssqlcdc.sink.tables;
+
+import static org.apache.spark.sql.functions.broadcast;
+import static org.apache.spark.sql.functions.coalesce;
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.expr;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.not;
+import static org.apache.spark.sql.functions.when;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Observation;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
+import org.apache.spark.sql.catalyst.expressions.Literal;
+import org.apache.spark.sql.delta.DeltaLog;
+import org.apache.spark.sql.delta.DeltaOperations;
+import org.apache.spark.sql.delta.OptimisticTransaction;
+import org.apache.spark.sql.delta.actions.Action;
+import org.apache.spark.sql.delta.actions.AddFile;
+import org.apache.spark.sql.delta.actions.FileAction;
+import org.apache.spark.sql.execution.metric.SQLMetric;
+import org.apache.spark.sql.execution.metric.SQLMetrics;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import scala.Option;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * A {@code MERGE} of a small keyed source into a Delta table in one pass over the files that may hold
+ * the source's keys: the commit Delta's {@code MERGE} would make (those files removed, their rows
+ * written again with the matched clauses applied, the unmatched source rows inserted, the read
+ * predicate registered, operation {@code MERGE} with its metrics), without its second pass. Delta's
+ * {@code MERGE} first joins the candidate files with the source to find the files it touches, then
+ * joins them again to write them; here every candidate file is written in the first pass, so the
+ * caller bounds how many there may be ({@link Limits}): a candidate file that holds none of the keys
+ * is written again unchanged, which costs a write where the {@code MERGE} paid a read.
+ *
+ * <p>Semantics, as the {@code MERGE} with these clauses: keys match null-safe; a target row matched by a
+ * source row is dropped when {@link Clauses#delete} holds, else takes the source's columns (those the
+ * source has; the others kept) when {@link Clauses#update} holds, else is kept; a source row that
+ * matches no target row is inserted when {@link Clauses#insert} holds (target columns the source lacks:
+ * NULL). Several target rows of one key are each updated or deleted, as by the {@code MERGE}. The
+ * source must hold at most one row per key (as the {@code MERGE} requires of a matching source).
+ *
+ * <p>One write (and the broadcasts of the source and of the candidates' keys): the candidates' rows joined
+ * with the source, and the source rows whose key no candidate holds (an anti-join with the candidates' keys)
+ * that the insert clause takes, coalesced into as many files as there were candidates, so the files of a key
+ * range that every call touches do not multiply; {@link Observation}s count the rows. Conflicts are Delta's: a
+ * concurrent commit that conflicts with the read predicate or removes a candidate file fails the commit,
+ * nothing is committed, and the
+ * caller runs its {@code MERGE}. Where this path does not apply ({@link Outcome#declined}) nothing is
+ * written: a partitioned table, change data feed, row tracking, column mapping, append-only, generated,
+ * identity or default-valued columns, a candidate file with a deletion vector, more candidates than the
+ * limits. Delta's internal API, pinned by the build's Delta: a runtime without it as this build knows
+ * it raises a {@code LinkageError}, which callers catch. Files written but not committed are left to
+ * {@code VACUUM}, as Delta leaves a failed write's.
+ */
+public final class KeyedRewrite {
+  private static final Logger LOG = LoggerFactory.getLogger(KeyedRewrite.class);
+  /** How long the rewrite waits for its observation after the write returned. */
+  static final long OBSERVATION_WAIT_SECONDS = 60;
+  private static final String PRESENT = "_mssql_cdc_present";
+  private static final String TARGET = "t";
+  private static final String SOURCE = "s";
+  private static final String KEY = "_mssql_cdc_key_";
+
+  /** The metrics row's schema: that of Delta's {@code MERGE}. */
+  public static final StructType METRICS = new StructType()
+      .add("num_affected_rows", DataTypes.LongType)
+      .add("num_updated_rows", DataTypes.LongType)
+      .add("num_deleted_rows", DataTypes.LongType)
+      .add("num_inserted_rows", DataTypes.LongType);
+
+  private KeyedRewrite() {}
+
+  /** How many candidate files (and bytes) a rewrite may write again; more: the caller's {@code MERGE}. */
+  public record Limits(int maxFiles, long maxBytes) {}
+
+  /**
+   * The clauses, as SQL conditions on the target's ({@code t.}) and the source's ({@code s.}) columns;
+   * {@code insert} on the source's alone. NULL counts as false.
+   */
+  public record Clauses(String delete, String update, String insert) {}
+
+  /** What the rewrite did: committed ({@code metrics}, Delta's MERGE row), or declined ({@code declined}: why). */
+  public record Outcome(Row metrics, String declined) {
+    static Outcome declined(String why) {
+      return new Outcome(null, why);
+    }
+
+    public boolean done() {
+      return metrics != null;
+    }
+  }
+
+  /**
+   * MERGEs {@code source} into {@code table}.
+   *
+   * @param source at most one row per key; its columns by the target's names (any case), and others the
+   *     clauses read
+   * @param keys the key columns (in both)
+   * @param readPredicate a predicate on the target's columns (unqualified) that every row of a source key
+   *     satisfies, for finding the candidate files by their statistics; null: every file is a candidate
+   * @param sourceRows the source's rows (for the commit's metrics)
+   * @param checked runs after the files are written, before the commit (a test's hook)
+   */
+  public static Outcome run(SparkSession spark, TableRef table, Dataset<Row> source, List<String> keys,
+      Column readPredicate, Clauses clauses, long sourceRows, Limits limits, Runnable checked) throws Exception {
+    Optional<LogVersion.Log> found = LogVersion.log(spark, table);
+    if (found.isEmpty()) {
+      return Outcome.declined("not reachable through Delta's log");
+    }
+    DeltaLog log = found.get().log();
+    OptimisticTransaction txn = found.get().startTransaction();
+    String unsupported = unsupported(txn);
+    if (unsupported != null) {
+      return Outcome.declined(unsupported);
+    }
+    StructType schema = txn.metadata().schema();
+    Map<String, String> given = new HashMap<>();
+    for (String c : source.columns()) {
+      given.put(c.toLowerCase(Locale.ROOT), c);
+    }
+    Map<String, String> have = new HashMap<>();
+    for (StructField f : schema.fields()) {
+      have.put(f.name().toLowerCase(Locale.ROOT), f.name());
+    }
+    for (String k : keys) {
+      if (!have.containsKey(k.toLowerCase(Locale.ROOT)) || !given.containsKey(k.toLowerCase(Locale.ROOT))) {
+        return Outcome.declined("key column " + k + " missing");
+      }
+    }
+    org.apache.spark.sql.catalyst.expressions.Expression predicate = readPredicate == null
+        ? Literal.TrueLiteral() : resolved(spark, schema, readPredicate);
+    List<AddFile> files = CollectionConverters.asJava(
+        txn.filterFiles(CollectionConverters.asScala(List.of(predicate)).toSeq(), false));
+    long bytes = files.stream().mapToLong(AddFile::size).sum();
+    if (files.stream().anyMatch(f -> f.deletionVector() != null)) {
+      return Outcome.declined("a candidate file has a deletion vector");
+    }
+    if (files.size() > limits.maxFiles() || bytes > limits.maxBytes()) {
+      return Outcome.declined(files.size() + " file(s) of " + bytes + " bytes may hold the keys (at most "
+          + limits.maxFiles() + " and " + limits.maxBytes() + " rewritten in one pass)");
+    }
+
+    Dataset<Row> s = source.withColumn(PRESENT, lit(true));
+    Column present = col(SOURCE + "." + PRESENT).isNotNull();
+    Column delete = present.and(coalesce(expr(clauses.delete()), lit(false)));
+    Column update = present.and(not(delete)).and(coalesce(expr(clauses.update()), lit(false)));
+    Column insert = coalesce(expr(clauses.insert()), lit(false));
+
+    long started = System.nanoTime();
+    String id = UUID.randomUUID().toString().replace("-", "");
+    Observation rewrite = new Observation("mssql_cdc_keyed_rewrite_" + id);
+    Observation inserts = new Observation("mssql_cdc_keyed_inserts_" + id);
+    // The source rows no target row matches: an anti-join with the candidate files' keys (broadcast).
+    Dataset<Row> unmatched = s.as(SOURCE);
+    Dataset<Row> rewritten = null;
+    if (!files.isEmpty()) {
+      Dataset<Row> old = log.createDataFrame(txn.snapshot(), CollectionConverters.asScala(files).toSeq(), false,
+          Option.apply("merge"));
+      Dataset<Row> joined = old.as(TARGET).join(broadcast(s.as(SOURCE)), match(keys, given, have, SOURCE),
+          "left_outer");
+      List<Column> out = new ArrayList<>();
+      for (StructField f : schema.fields()) {
+        Column t = col(TARGET + "." + DeltaTables.quote(f.name()));
+        String from = given.get(f.name().toLowerCase(Locale.ROOT));
+        out.add((from == null ? t : when(update, col(SOURCE + "." + DeltaTables.quote(from)).cast(f.dataType()))
+            .otherwise(t)).as(f.name()));
+      }
+      rewritten = joined.observe(rewrite, count(when(delete, lit(1))).as("deleted"),
+          count(when(update, lit(1))).as("updated"), count(when(not(delete).and(not(update)), lit(1))).as("copied"))
+          .where(not(delete)).select(out.toArray(Column[]::new));
+      Dataset<Row> held = old.select(keys.stream().map(k -> col(DeltaTables.quote(have.get(k.toLowerCase(
+          Locale.ROOT)))).as(KEY + k)).toArray(Column[]::new));
+      Column on = null;
+      for (String k : keys) {
+        Column c = col(SOURCE + "." + DeltaTables.quote(given.get(k.toLowerCase(Locale.ROOT))))
+            .eqNullSafe(col(DeltaTables.quote(KEY + k)));
+        on = on == null ? c : on.and(c);
+      }
+      unmatched = unmatched.join(broadcast(held), on, "left_anti");
+    }
+    List<Column> out = new ArrayList<>();
+    for (StructField f : schema.fields()) {
+      String from = given.get(f.name().toLowerCase(Locale.ROOT));
+      out.add((from == null ? lit(null) : col(SOURCE + "." + DeltaTables.quote(from))).cast(f.dataType())
+          .as(f.name()));
+    }
+    Dataset<Row> inserted = unmatched.where(insert).select(out.toArray(Column[]::new))
+        .observe(inserts, count(lit(1)).as("inserted"));
+    // One write: the candidates' rows and the inserts in as many files as there were candidates (the key range's
+    // files do not multiply call after call).
+    Dataset<Row> written = (rewritten == null ? inserted : rewritten.unionByName(inserted))
+        .coalesce(Math.max(1, files.size()));
+    List<Action> actions = new ArrayList<>();
+    for (FileAction a : CollectionConverters.asJava(txn.writeFiles(written))) {
+      // An empty write (nothing kept, nothing inserted) may still leave one file without rows: not committed.
+      if (!(a instanceof AddFile add) || add.numLogicalRecords().isEmpty()
+          || (Long) add.numLogicalRecords().get() > 0) {
+        actions.add(a);
+      }
+    }
+    long deleted = 0;
+    long updated = 0;
+    long copied = 0;
+    if (rewritten != null) {
+      Optional<Row> r = Observed.within(rewrite, OBSERVATION_WAIT_SECONDS);
+      if (r.isEmpty()) {
+        return unobserved(table);
+      }
+      deleted = r.get().getLong(0);
+      updated = r.get().getLong(1);
+      copied = r.get().getLong(2);
+    }
+    Optional<Row> i = Observed.within(inserts, OBSERVATION_WAIT_SECONDS);
+    if (i.isEmpty()) {
+      return unobserved(table);
+    }
+    long added = i.get().getLong(0);
+    checked.run();
+
+    long now = System.currentTimeMillis();
+    long filesAdded = 0;
+    long addedBytes = 0;
+    for (Action a : List.copyOf(actions)) {
+      if (a instanceof AddFile add) {
+        filesAdded++;
+        addedBytes += add.size();
+      }
+    }
+    for (AddFile f : files) {
+      actions.add(f.removeWithTimestamp(now, true));
+    }
+    Map<String, Long> metrics = new LinkedHashMap<>();
+    metrics.put("operationNumSourceRows", sourceRows);
+    metrics.put("numTargetRowsInserted", added);
+    metrics.put("numTargetRowsUpdated", updated);
+    metrics.put("numTargetRowsMatchedUpdated", updated);
+    metrics.put("numTargetRowsDeleted", deleted);
+    metrics.put("numTargetRowsMatchedDeleted", deleted);
+    metrics.put("numTargetRowsCopied", copied);
+    metrics.put("numTargetFilesAdded", filesAdded);
+    metrics.put("numTargetFilesRemoved", (long) files.size());
+    metrics.put("numTargetBytesAdded", addedBytes);
+    metrics.put("numTargetBytesRemoved", bytes);
+    metrics.put("numTargetChangeFilesAdded", 0L);
+    metrics.put("executionTimeMs", (System.nanoTime() - started) / 1_000_000);
+    register(spark, txn, metrics);
+    DeltaOperations.Merge operation = DeltaOperations.Merge$.MODULE$.apply(Option.apply(predicate),
+        CollectionConverters.asScala(List.of(new DeltaOperations.MergePredicate(Option.apply(clauses.delete()),
+            "delete"), new DeltaOperations.MergePredicate(Option.apply(clauses.update()), "update"))).toSeq(),
+        CollectionConverters.asScala(List.of(new DeltaOperations.MergePredicate(Option.apply(clauses.insert()),
+            "insert"))).toSeq(),
+        CollectionConverters.asScala(List.<DeltaOperations.MergePredicate>of()).toSeq());
+    try {
+      txn.commitIfNeeded(CollectionConverters.asScala(actions).toSeq(), operation,
+          scala.collection.immutable.Map$.MODULE$.<String, String>empty());
+    } catch (LinkageError e) {
+      LogVersion.unavailable(table, e);
+      return Outcome.declined("Delta's commit is not as this build knows it");
+    } catch (RuntimeException e) {
+      if (!DeltaConflicts.isConflict(e)) {
+        throw e;
+      }
+      String line = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+      LOG.info("{}: the one-pass MERGE lost a race with another commit ({}): not committed", table, line);
+      return Outcome.declined("a concurrent commit conflicts (" + line + ")");
+    }
+    return new Outcome(new GenericRowWithSchema(new Object[] {updated + deleted + added, updated, deleted,
+        added}, METRICS), null);
+  }
+
+  private static Outcome unobserved(TableRef table) {
+    LOG.warn("{}: the one-pass MERGE's observation did not complete within {} s: nothing committed", table,
+        OBSERVATION_WAIT_SECONDS);
+    return Outcome.declined("the write's observation did not complete");
+  }
+
+  /**
+   * {@code predicate} resolved against the table's columns, as Delta's data skipping takes it (by column name):
+   * against an empty relation of the table's schema, which costs no read of the table's log.
+   */
+  private static org.apache.spark.sql.catalyst.expressions.Expression resolved(SparkSession spark, StructType schema,
+      Column predicate) {
+    return RowRewrite.condition(spark.createDataFrame(List.<Row>of(), schema).where(predicate));
+  }
+
+  /** The operation metrics Delta's MERGE registers, so the commit's history row carries them. */
+  private static void register(SparkSession spark, OptimisticTransaction txn, Map<String, Long> values) {
+    Map<String, SQLMetric> metrics = new LinkedHashMap<>();
+    for (Map.Entry<String, Long> e : values.entrySet()) {
+      SQLMetric m = SQLMetrics.createMetric(spark.sparkContext(), e.getKey());
+      m.set(e.getValue());
+      metrics.put(e.getKey(), m);
+    }
+    txn.registerSQLMetrics(spark, scala.collection.immutable.Map$.MODULE$.from(
+        CollectionConverters.asScala(metrics)));
+  }
+
+  /** {@code t.k <=> s.k AND ...}. */
+  private static Column match(List<String> keys, Map<String, String> given, Map<String, String> have,
+      String source) {
+    Column on = null;
+    for (String k : keys) {
+      String lower = k.toLowerCase(Locale.ROOT);
+      Column c = col(TARGET + "." + DeltaTables.quote(have.get(lower)))
+          .eqNullSafe(col(source + "." + DeltaTables.quote(given.get(lower))));
+      on = on == null ? c : on.and(c);
+    }
+    return on;
+  }
+
+  /** Why the table is left to Delta's own MERGE; null when this path applies. */
+  private static String unsupported(OptimisticTransaction txn) {
+    String why = RowRewrite.unsupported(txn);
+    if (why != null) {
+      return why;
+    }
+    for (StructField f : txn.metadata().schema().fields()) {
+      org.apache.spark.sql.types.Metadata m = f.metadata();
+      if (m.contains("delta.generationExpression") || m.contains("delta.identity.start")
+          || m.contains("CURRENT_DEFAULT")) {
+        return "column " + f.name() + " is generated, an identity or has a default";
+      }
+    }
+    return null;
+  }
+
+}
