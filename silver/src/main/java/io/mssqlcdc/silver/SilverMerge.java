@@ -149,10 +149,10 @@ final class SilverMerge {
       MergeRules.updateWhen(), MergeRules.insertWhen());
 
   /**
-   * The most candidate files (and bytes) silver's one-pass MERGE writes again: a candidate holding none of
-   * the batch's keys costs a write there, a read in Delta's MERGE.
+   * The most candidate files, bytes and rows silver's one-pass MERGE writes again: a candidate holding none of
+   * the batch's keys costs a write there, a read in Delta's MERGE; the candidates' keys are broadcast.
    */
-  static final KeyedRewrite.Limits ONE_PASS = new KeyedRewrite.Limits(4, 32L << 20);
+  static final KeyedRewrite.Limits ONE_PASS = new KeyedRewrite.Limits(4, 32L << 20, 1_000_000);
 
   static Column pruning(KeyPruning.Plan plan, BronzeColumns bronze, String qualifier) {
     if (plan instanceof KeyPruning.Points p) {

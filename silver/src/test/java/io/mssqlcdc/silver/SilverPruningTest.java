@@ -51,7 +51,7 @@ class SilverPruningTest {
         Column predicate = SilverMerge.pruning(plan, bronze(key), "");
         Dataset<Row> source = spark.createDataFrame(one.collectAsList(), one.schema());
         KeyedRewrite.Outcome out = KeyedRewrite.run(spark, TableRef.of(p), source, List.of(key), predicate,
-            SilverMerge.CLAUSES, 1, new KeyedRewrite.Limits(1, 1L << 30), () -> { });
+            SilverMerge.CLAUSES, 1, new KeyedRewrite.Limits(1, 1L << 30, 1_000_000), () -> { });
         assertThat(out.declined()).as("%s by %s", key, byPoint ? "point" : "range").isNull();
         assertThat(out.metrics().<Long>getAs("num_updated_rows")).isEqualTo(1L);
       }

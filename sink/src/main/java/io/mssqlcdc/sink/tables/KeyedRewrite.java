@@ -78,6 +78,8 @@ public final class KeyedRewrite {
   private static final String TARGET = "t";
   private static final String SOURCE = "s";
   private static final String KEY = "_mssql_cdc_key_";
+  private static final String TXN_APP_ID = "spark.databricks.delta.write.txnAppId";
+  private static final String TXN_VERSION = "spark.databricks.delta.write.txnVersion";
 
   /** The metrics row's schema: that of Delta's {@code MERGE}. */
   public static final StructType METRICS = new StructType()
@@ -88,8 +90,11 @@ public final class KeyedRewrite {
 
   private KeyedRewrite() {}
 
-  /** How many candidate files (and bytes) a rewrite may write again; more: the caller's {@code MERGE}. */
-  public record Limits(int maxFiles, long maxBytes) {}
+  /**
+   * How many candidate files, bytes and rows (by the files' statistics) a rewrite may write again; more: the
+   * caller's {@code MERGE}. The candidates' keys are broadcast, so the rows bound what the driver holds.
+   */
+  public record Limits(int maxFiles, long maxBytes, long maxRows) {}
 
   /**
    * The clauses, as SQL conditions on the target's ({@code t.}) and the source's ({@code s.}) columns;
@@ -125,6 +130,10 @@ public final class KeyedRewrite {
     if (found.isEmpty()) {
       return Outcome.declined("not reachable through Delta's log");
     }
+    if (spark.conf().getOption(TXN_APP_ID).isDefined() || spark.conf().getOption(TXN_VERSION).isDefined()) {
+      // Delta's MERGE honours the session's idempotent-DML settings; this path does not.
+      return Outcome.declined("the session sets " + TXN_APP_ID + "/" + TXN_VERSION);
+    }
     DeltaLog log = found.get().log();
     OptimisticTransaction txn = found.get().startTransaction();
     String unsupported = unsupported(txn);
@@ -139,6 +148,12 @@ public final class KeyedRewrite {
     Map<String, String> have = new HashMap<>();
     for (StructField f : schema.fields()) {
       have.put(f.name().toLowerCase(Locale.ROOT), f.name());
+      String from = given.get(f.name().toLowerCase(Locale.ROOT));
+      if (from != null && !source.schema().apply(from).dataType().sameType(f.dataType())) {
+        // Delta's MERGE converts by the store-assignment policy; a cast here would not check the same way.
+        return Outcome.declined("column " + f.name() + " is " + f.dataType().simpleString() + " in the table and "
+            + source.schema().apply(from).dataType().simpleString() + " in the source");
+      }
     }
     for (String k : keys) {
       if (!have.containsKey(k.toLowerCase(Locale.ROOT)) || !given.containsKey(k.toLowerCase(Locale.ROOT))) {
@@ -148,23 +163,117 @@ public final class KeyedRewrite {
     org.apache.spark.sql.catalyst.expressions.Expression predicate = readPredicate == null
         ? Literal.TrueLiteral() : resolved(spark, schema, readPredicate);
     List<AddFile> files = CollectionConverters.asJava(
-        txn.filterFiles(CollectionConverters.asScala(List.of(predicate)).toSeq(), false));
+        txn.filterFiles(CollectionConverters.asScala(List.of(predicate)).toSeq(), true));
     long bytes = files.stream().mapToLong(AddFile::size).sum();
+    long rows = 0;
+    for (AddFile f : files) {
+      Option<Object> n = f.numLogicalRecords();
+      rows = rows < 0 || n.isEmpty() ? -1 : rows + (Long) n.get();
+    }
     if (files.stream().anyMatch(f -> f.deletionVector() != null)) {
       return Outcome.declined("a candidate file has a deletion vector");
     }
-    if (files.size() > limits.maxFiles() || bytes > limits.maxBytes()) {
-      return Outcome.declined(files.size() + " file(s) of " + bytes + " bytes may hold the keys (at most "
-          + limits.maxFiles() + " and " + limits.maxBytes() + " rewritten in one pass)");
+    if (files.size() > limits.maxFiles() || bytes > limits.maxBytes() || rows < 0 || rows > limits.maxRows()) {
+      return Outcome.declined(files.size() + " file(s) of " + bytes + " bytes and " + (rows < 0 ? "unknown" : rows)
+          + " rows may hold the keys (at most " + limits.maxFiles() + ", " + limits.maxBytes() + " and "
+          + limits.maxRows() + " rewritten in one pass)");
     }
+    long started = System.nanoTime();
+    Written w;
+    try {
+      w = write(spark, log, txn, files, source, keys, given, have, schema, clauses);
+    } catch (RuntimeException e) {
+      // What fails here fails before anything is committed: Delta's MERGE runs and says what it finds.
+      LOG.warn("{}: the one-pass MERGE failed before its commit, Delta's MERGE runs: {}", table, firstLine(e));
+      return Outcome.declined("failed before its commit (" + firstLine(e) + ")");
+    }
+    if (w == null) {
+      return unobserved(table);
+    }
+    if (w.deleted() + w.updated() + w.inserted() == 0) {
+      // Nothing changes (deletes of absent keys, images not newer): Delta's MERGE commits nothing either.
+      return new Outcome(new GenericRowWithSchema(new Object[] {0L, 0L, 0L, 0L}, METRICS), null);
+    }
+    checked.run();
 
+    List<Action> actions = new ArrayList<>(w.added());
+    long now = System.currentTimeMillis();
+    for (AddFile f : files) {
+      actions.add(f.removeWithTimestamp(now, true));
+    }
+    Map<String, Long> metrics = new LinkedHashMap<>();
+    metrics.put("operationNumSourceRows", sourceRows);
+    metrics.put("numTargetRowsInserted", w.inserted());
+    metrics.put("numTargetRowsUpdated", w.updated());
+    metrics.put("numTargetRowsMatchedUpdated", w.updated());
+    metrics.put("numTargetRowsNotMatchedBySourceUpdated", 0L);
+    metrics.put("numTargetRowsDeleted", w.deleted());
+    metrics.put("numTargetRowsMatchedDeleted", w.deleted());
+    metrics.put("numTargetRowsNotMatchedBySourceDeleted", 0L);
+    metrics.put("numTargetRowsCopied", w.copied());
+    metrics.put("numTargetFilesAdded", (long) w.added().size());
+    metrics.put("numTargetFilesRemoved", (long) files.size());
+    metrics.put("numTargetBytesAdded", w.added().stream().mapToLong(AddFile::size).sum());
+    metrics.put("numTargetBytesRemoved", bytes);
+    metrics.put("numTargetChangeFilesAdded", 0L);
+    metrics.put("numTargetDeletionVectorsAdded", 0L);
+    metrics.put("numTargetDeletionVectorsRemoved", 0L);
+    metrics.put("numTargetDeletionVectorsUpdated", 0L);
+    metrics.put("executionTimeMs", (System.nanoTime() - started) / 1_000_000);
+    metrics.put("materializeSourceTimeMs", 0L);
+    metrics.put("scanTimeMs", 0L);
+    metrics.put("rewriteTimeMs", (System.nanoTime() - started) / 1_000_000);
+    register(spark, txn, metrics);
+    // The operation's predicate as Delta's MERGE records it: the key match and the pruning conjuncts.
+    StringBuilder text = new StringBuilder();
+    for (String k : keys) {
+      text.append(text.length() == 0 ? "" : " AND ").append(TARGET).append('.')
+          .append(DeltaTables.quote(have.get(k.toLowerCase(Locale.ROOT)))).append(" <=> ").append(SOURCE).append('.')
+          .append(DeltaTables.quote(given.get(k.toLowerCase(Locale.ROOT))));
+    }
+    if (readPredicate != null) {
+      text.append(" AND (").append(predicate.sql()).append(')');
+    }
+    org.apache.spark.sql.catalyst.expressions.Expression condition = spark.sessionState().sqlParser()
+        .parseExpression(text.toString());
+    DeltaOperations.Merge operation = DeltaOperations.Merge$.MODULE$.apply(Option.apply(condition),
+        CollectionConverters.asScala(List.of(new DeltaOperations.MergePredicate(Option.apply(clauses.delete()),
+            "delete"), new DeltaOperations.MergePredicate(Option.apply(clauses.update()), "update"))).toSeq(),
+        CollectionConverters.asScala(List.of(new DeltaOperations.MergePredicate(Option.apply(clauses.insert()),
+            "insert"))).toSeq(),
+        CollectionConverters.asScala(List.<DeltaOperations.MergePredicate>of()).toSeq());
+    try {
+      txn.commitIfNeeded(CollectionConverters.asScala(actions).toSeq(), operation,
+          scala.collection.immutable.Map$.MODULE$.<String, String>empty());
+    } catch (LinkageError e) {
+      LogVersion.unavailable(table, e);
+      return Outcome.declined("Delta's commit is not as this build knows it");
+    } catch (RuntimeException e) {
+      if (!DeltaConflicts.isConflict(e)) {
+        throw e;
+      }
+      LOG.info("{}: the one-pass MERGE lost a race with another commit ({}): not committed", table, firstLine(e));
+      return Outcome.declined("a concurrent commit conflicts (" + firstLine(e) + ")");
+    }
+    return new Outcome(new GenericRowWithSchema(new Object[] {w.updated() + w.deleted() + w.inserted(), w.updated(),
+        w.deleted(), w.inserted()}, METRICS), null);
+  }
+
+  /** What the write produced: the files written (with rows), and the rows it deleted, updated, copied, inserted. */
+  private record Written(List<AddFile> added, long deleted, long updated, long copied, long inserted) {}
+
+  /**
+   * The one write: the candidates' rows with the clauses applied and the source's unmatched rows the insert
+   * clause takes. Null when its observations did not complete.
+   */
+  private static Written write(SparkSession spark, DeltaLog log, OptimisticTransaction txn, List<AddFile> files,
+      Dataset<Row> source, List<String> keys, Map<String, String> given, Map<String, String> have, StructType schema,
+      Clauses clauses) throws InterruptedException {
     Dataset<Row> s = source.withColumn(PRESENT, lit(true));
     Column present = col(SOURCE + "." + PRESENT).isNotNull();
     Column delete = present.and(coalesce(expr(clauses.delete()), lit(false)));
     Column update = present.and(not(delete)).and(coalesce(expr(clauses.update()), lit(false)));
     Column insert = coalesce(expr(clauses.insert()), lit(false));
-
-    long started = System.nanoTime();
     String id = UUID.randomUUID().toString().replace("-", "");
     Observation rewrite = new Observation("mssql_cdc_keyed_rewrite_" + id);
     Observation inserts = new Observation("mssql_cdc_keyed_inserts_" + id);
@@ -180,8 +289,8 @@ public final class KeyedRewrite {
       for (StructField f : schema.fields()) {
         Column t = col(TARGET + "." + DeltaTables.quote(f.name()));
         String from = given.get(f.name().toLowerCase(Locale.ROOT));
-        out.add((from == null ? t : when(update, col(SOURCE + "." + DeltaTables.quote(from)).cast(f.dataType()))
-            .otherwise(t)).as(f.name()));
+        out.add((from == null ? t : when(update, col(SOURCE + "." + DeltaTables.quote(from))).otherwise(t))
+            .as(f.name()));
       }
       rewritten = joined.observe(rewrite, count(when(delete, lit(1))).as("deleted"),
           count(when(update, lit(1))).as("updated"), count(when(not(delete).and(not(update)), lit(1))).as("copied"))
@@ -199,7 +308,7 @@ public final class KeyedRewrite {
     List<Column> out = new ArrayList<>();
     for (StructField f : schema.fields()) {
       String from = given.get(f.name().toLowerCase(Locale.ROOT));
-      out.add((from == null ? lit(null) : col(SOURCE + "." + DeltaTables.quote(from))).cast(f.dataType())
+      out.add((from == null ? lit(null).cast(f.dataType()) : col(SOURCE + "." + DeltaTables.quote(from)))
           .as(f.name()));
     }
     Dataset<Row> inserted = unmatched.where(insert).select(out.toArray(Column[]::new))
@@ -208,12 +317,13 @@ public final class KeyedRewrite {
     // files do not multiply call after call).
     Dataset<Row> written = (rewritten == null ? inserted : rewritten.unionByName(inserted))
         .coalesce(Math.max(1, files.size()));
-    List<Action> actions = new ArrayList<>();
+    List<AddFile> added = new ArrayList<>();
     for (FileAction a : CollectionConverters.asJava(txn.writeFiles(written))) {
       // An empty write (nothing kept, nothing inserted) may still leave one file without rows: not committed.
-      if (!(a instanceof AddFile add) || add.numLogicalRecords().isEmpty()
-          || (Long) add.numLogicalRecords().get() > 0) {
-        actions.add(a);
+      if (a instanceof AddFile add && (add.numLogicalRecords().isEmpty() || (Long) add.numLogicalRecords().get() > 0)) {
+        added.add(add);
+      } else if (!(a instanceof AddFile)) {
+        throw new IllegalStateException("the write returned a " + a.getClass().getSimpleName() + ", not a file");
       }
     }
     long deleted = 0;
@@ -222,7 +332,7 @@ public final class KeyedRewrite {
     if (rewritten != null) {
       Optional<Row> r = Observed.within(rewrite, OBSERVATION_WAIT_SECONDS);
       if (r.isEmpty()) {
-        return unobserved(table);
+        return null;
       }
       deleted = r.get().getLong(0);
       updated = r.get().getLong(1);
@@ -230,60 +340,13 @@ public final class KeyedRewrite {
     }
     Optional<Row> i = Observed.within(inserts, OBSERVATION_WAIT_SECONDS);
     if (i.isEmpty()) {
-      return unobserved(table);
+      return null;
     }
-    long added = i.get().getLong(0);
-    checked.run();
+    return new Written(added, deleted, updated, copied, i.get().getLong(0));
+  }
 
-    long now = System.currentTimeMillis();
-    long filesAdded = 0;
-    long addedBytes = 0;
-    for (Action a : List.copyOf(actions)) {
-      if (a instanceof AddFile add) {
-        filesAdded++;
-        addedBytes += add.size();
-      }
-    }
-    for (AddFile f : files) {
-      actions.add(f.removeWithTimestamp(now, true));
-    }
-    Map<String, Long> metrics = new LinkedHashMap<>();
-    metrics.put("operationNumSourceRows", sourceRows);
-    metrics.put("numTargetRowsInserted", added);
-    metrics.put("numTargetRowsUpdated", updated);
-    metrics.put("numTargetRowsMatchedUpdated", updated);
-    metrics.put("numTargetRowsDeleted", deleted);
-    metrics.put("numTargetRowsMatchedDeleted", deleted);
-    metrics.put("numTargetRowsCopied", copied);
-    metrics.put("numTargetFilesAdded", filesAdded);
-    metrics.put("numTargetFilesRemoved", (long) files.size());
-    metrics.put("numTargetBytesAdded", addedBytes);
-    metrics.put("numTargetBytesRemoved", bytes);
-    metrics.put("numTargetChangeFilesAdded", 0L);
-    metrics.put("executionTimeMs", (System.nanoTime() - started) / 1_000_000);
-    register(spark, txn, metrics);
-    DeltaOperations.Merge operation = DeltaOperations.Merge$.MODULE$.apply(Option.apply(predicate),
-        CollectionConverters.asScala(List.of(new DeltaOperations.MergePredicate(Option.apply(clauses.delete()),
-            "delete"), new DeltaOperations.MergePredicate(Option.apply(clauses.update()), "update"))).toSeq(),
-        CollectionConverters.asScala(List.of(new DeltaOperations.MergePredicate(Option.apply(clauses.insert()),
-            "insert"))).toSeq(),
-        CollectionConverters.asScala(List.<DeltaOperations.MergePredicate>of()).toSeq());
-    try {
-      txn.commitIfNeeded(CollectionConverters.asScala(actions).toSeq(), operation,
-          scala.collection.immutable.Map$.MODULE$.<String, String>empty());
-    } catch (LinkageError e) {
-      LogVersion.unavailable(table, e);
-      return Outcome.declined("Delta's commit is not as this build knows it");
-    } catch (RuntimeException e) {
-      if (!DeltaConflicts.isConflict(e)) {
-        throw e;
-      }
-      String line = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
-      LOG.info("{}: the one-pass MERGE lost a race with another commit ({}): not committed", table, line);
-      return Outcome.declined("a concurrent commit conflicts (" + line + ")");
-    }
-    return new Outcome(new GenericRowWithSchema(new Object[] {updated + deleted + added, updated, deleted,
-        added}, METRICS), null);
+  private static String firstLine(Throwable e) {
+    return String.valueOf(e.getMessage()).lines().findFirst().orElse(e.getClass().getSimpleName());
   }
 
   private static Outcome unobserved(TableRef table) {

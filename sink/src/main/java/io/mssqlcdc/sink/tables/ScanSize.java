@@ -12,8 +12,9 @@ import scala.jdk.javaapi.CollectionConverters;
 /**
  * What a query's Delta scans will read, from its optimized plan: the files left after Delta's data
  * skipping, their compressed bytes and rows by their statistics. Known only when every leaf of the plan
- * is such a scan. Optimizing the plan is what running the query does first (Delta's file filtering
- * included), so a caller that asks and then runs the same {@code Dataset} pays for it once.
+ * is such a scan and the plan has no subquery. Optimizing the plan is what running the query does first
+ * (Delta's file filtering included), so a caller that asks and then runs the same {@code Dataset} pays
+ * for it once.
  */
 public final class ScanSize {
   private ScanSize() {}
@@ -25,6 +26,10 @@ public final class ScanSize {
   public static Optional<Size> of(Dataset<?> ds) {
     try {
       LogicalPlan plan = ds.queryExecution().optimizedPlan();
+      if (!plan.subqueriesAll().isEmpty()) {
+        // A subquery's scans are not among the plan's leaves.
+        return Optional.empty();
+      }
       long bytes = 0;
       long rows = 0;
       for (LogicalPlan leaf : CollectionConverters.asJava(plan.collectLeaves())) {

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 class KeyedRewriteTest {
   private static final KeyedRewrite.Clauses CLAUSES = new KeyedRewrite.Clauses(
       "s.op IN (1, 3) AND s.lsn > t.lsn", "NOT (s.op IN (1, 3)) AND s.lsn > t.lsn", "NOT (s.op IN (1, 3))");
-  private static final KeyedRewrite.Limits WIDE = new KeyedRewrite.Limits(10, 1L << 30);
+  private static final KeyedRewrite.Limits WIDE = new KeyedRewrite.Limits(10, 1L << 30, 1_000_000);
   private static final String SOURCE = "SELECT * FROM VALUES (1, 'A', '07', 2), (2, CAST(NULL AS STRING), '07', 1),"
       + " (4, 'D', '07', 2), (5, 'E', '07', 2), (7, 'G', '07', 1), (CAST(NULL AS INT), 'N', '07', 4),"
       + " (6, 'F', '07', 4), (8, 'H', '07', 3) AS s(id, v, lsn, op)";
@@ -63,6 +63,9 @@ class KeyedRewriteTest {
     assertThat(out.metrics().toSeq()).isEqualTo(merged.toSeq());
     Row h = DeltaTable.forPath(spark, ours).history(1).first();
     assertThat(h.<String>getAs("operation")).isEqualTo("MERGE");
+    // The key match as its predicate (Delta's own MERGE writes it with attribute ids: "(id#990 <=> id#4)").
+    assertThat(h.<scala.collection.Map<String, String>>getAs("operationParameters").apply("predicate"))
+        .contains("'t.id <=> 's.id");
     scala.collection.Map<String, String> m = h.getMap(h.fieldIndex("operationMetrics"));
     assertThat(m.apply("numTargetRowsInserted")).isEqualTo("1");
     assertThat(m.apply("numTargetRowsUpdated")).isEqualTo("4");
@@ -76,7 +79,7 @@ class KeyedRewriteTest {
     long before = DeltaTables.version(spark, TableRef.of(many));
     Dataset<Row> source = spark.sql(SOURCE);
     KeyedRewrite.Outcome tooMany = KeyedRewrite.run(spark, TableRef.of(many), source, List.of("id"), null, CLAUSES,
-        8, new KeyedRewrite.Limits(1, 1L << 30), () -> { });
+        8, new KeyedRewrite.Limits(1, 1L << 30, 1_000_000), () -> { });
     assertThat(tooMany.declined()).contains("2 file(s)").contains("at most 1");
 
     String cdf = target("cdf");
@@ -103,13 +106,35 @@ class KeyedRewriteTest {
   void aSourceThatChangesNothingCommitsNothing() throws Exception {
     String t = target("idle");
     long before = DeltaTables.version(spark, TableRef.of(t));
-    String deletes = "SELECT * FROM VALUES (70, CAST(NULL AS STRING), '07', 1) AS s(id, v, lsn, op)";
-    Dataset<Row> source = spark.createDataFrame(spark.sql(deletes).collectAsList(), spark.sql(deletes).schema());
+    // Key 5 is inside the second file's range but absent; key 4's image is older than the table's.
+    String idle = "SELECT * FROM VALUES (5, CAST(NULL AS STRING), '07', 1), (4, 'D', '07', 2) AS s(id, v, lsn, op)";
+    Dataset<Row> source = spark.createDataFrame(spark.sql(idle).collectAsList(), spark.sql(idle).schema());
     KeyedRewrite.Outcome out = KeyedRewrite.run(spark, TableRef.of(t), source, List.of("id"),
-        org.apache.spark.sql.functions.expr("id = 70"), CLAUSES, 1, WIDE, () -> { });
+        org.apache.spark.sql.functions.expr("id IN (4, 5)"), CLAUSES, 2, WIDE, () -> { });
     assertThat(out.done()).isTrue();
     assertThat(out.metrics().<Long>getAs("num_affected_rows")).isZero();
-    assertThat(DeltaTables.version(spark, TableRef.of(t))).isEqualTo(before);
+    assertThat(DeltaTables.version(spark, TableRef.of(t))).as("no commit, as Delta's MERGE makes none")
+        .isEqualTo(before);
+    assertThat(rows(t)).hasSize(7);
+  }
+
+  @Test
+  void declinesASourceWhoseTypesDifferOrASessionWithIdempotentDml() throws Exception {
+    String t = target("typed");
+    Dataset<Row> wide = spark.sql(SOURCE).selectExpr("CAST(id AS BIGINT) AS id", "v", "lsn", "op");
+    KeyedRewrite.Outcome out = KeyedRewrite.run(spark, TableRef.of(t), wide, List.of("id"), null, CLAUSES, 8, WIDE,
+        () -> { });
+    assertThat(out.declined()).isEqualTo("column id is int in the table and bigint in the source");
+    spark.conf().set("spark.databricks.delta.write.txnAppId", "app");
+    spark.conf().set("spark.databricks.delta.write.txnVersion", "1");
+    try {
+      KeyedRewrite.Outcome dml = KeyedRewrite.run(spark, TableRef.of(t), spark.sql(SOURCE), List.of("id"), null,
+          CLAUSES, 8, WIDE, () -> { });
+      assertThat(dml.declined()).contains("txnAppId");
+    } finally {
+      spark.conf().unset("spark.databricks.delta.write.txnAppId");
+      spark.conf().unset("spark.databricks.delta.write.txnVersion");
+    }
     assertThat(rows(t)).hasSize(7);
   }
 
