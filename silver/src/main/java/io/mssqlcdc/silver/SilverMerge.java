@@ -193,7 +193,13 @@ final class SilverMerge {
    * cast would stay and every file would be read).
    */
   static Column typed(Object v, DataType t) {
-    return ExpressionUtils.column(Literal.create(v, t));
+    try {
+      return ExpressionUtils.column(Literal.create(v, t));
+    } catch (LinkageError e) {
+      // A runtime whose Spark lacks this (internal) conversion: a cast literal, which the one pass folds and Delta's
+      // MERGE does not skip files by.
+      return org.apache.spark.sql.functions.lit(v).cast(t);
+    }
   }
 
   /** A balanced OR tree (a long left-deep chain costs Catalyst deep recursion). */

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Silver's pruning predicates compare key columns with literals of the column's type, which Delta's data
  * skipping takes in a predicate that is analyzed but not optimized (a MERGE's condition, the one pass's read
  * predicate): with a cast of a literal every file was a candidate. For each key type with an order, by range
- * and by point, only the file that holds the key is left, so the one pass limited to one file commits.
+ * and by point: the predicate holds no cast, and only the file that holds the key is left, so the one pass
+ * limited to one file commits.
  */
 @Tag("spark")
 class SilverPruningTest {
@@ -49,6 +50,10 @@ class SilverPruningTest {
         KeyPruning.Plan plan = byPoint ? new KeyPruning.Points(List.of(key), List.of(List.of(v)))
             : new KeyPruning.Ranges(List.of(new KeyPruning.Range(key, v, v, false)));
         Column predicate = SilverMerge.pruning(plan, bronze(key), "");
+        // Delta's MERGE hands its condition to data skipping unfolded: no cast may stand between key and value.
+        assertThat(org.apache.spark.sql.classic.ExpressionUtils.expression(predicate).find(
+            e -> e instanceof org.apache.spark.sql.catalyst.expressions.Cast).isDefined()).as("%s: %s", key, predicate)
+            .isFalse();
         Dataset<Row> source = spark.createDataFrame(one.collectAsList(), one.schema());
         KeyedRewrite.Outcome out = KeyedRewrite.run(spark, TableRef.of(p), source, List.of(key), predicate,
             SilverMerge.CLAUSES, 1, new KeyedRewrite.Limits(1, 1L << 30, 1_000_000), () -> { });

@@ -356,12 +356,14 @@ public final class KeyedRewrite {
   }
 
   /**
-   * {@code predicate} resolved against the table's columns, as Delta's data skipping takes it (by column name):
-   * against an empty relation of the table's schema, which costs no read of the table's log.
+   * {@code predicate} resolved against the table's columns, as Delta's data skipping takes it (by column name, its
+   * constants folded): against an empty relation of the table's schema, which costs no read of the table's log.
    */
   private static org.apache.spark.sql.catalyst.expressions.Expression resolved(SparkSession spark, StructType schema,
       Column predicate) {
-    return RowRewrite.condition(spark.createDataFrame(List.<Row>of(), schema).where(predicate));
+    // Constants folded (a cast of a literal becomes a literal): Delta's data skipping takes literals only.
+    return RowRewrite.condition(org.apache.spark.sql.catalyst.optimizer.ConstantFolding$.MODULE$.apply(
+        spark.createDataFrame(List.<Row>of(), schema).where(predicate).queryExecution().analyzed()));
   }
 
   /** The operation metrics Delta's MERGE registers, so the commit's history row carries them. */

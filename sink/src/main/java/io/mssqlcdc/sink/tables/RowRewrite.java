@@ -231,7 +231,11 @@ public final class RowRewrite {
 
   /** The resolved condition of {@code filtered}'s top filter (the predicate as Delta's UPDATE would get it). */
   static Expression condition(Dataset<Row> filtered) {
-    LogicalPlan plan = filtered.queryExecution().analyzed();
+    return condition(filtered.queryExecution().analyzed());
+  }
+
+  /** The condition of {@code plan}'s top filter. */
+  static Expression condition(LogicalPlan plan) {
     if (plan instanceof Filter f) {
       return f.condition();
     }
