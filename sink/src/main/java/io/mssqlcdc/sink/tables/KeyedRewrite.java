@@ -219,23 +219,16 @@ public final class KeyedRewrite {
     metrics.put("numTargetDeletionVectorsAdded", 0L);
     metrics.put("numTargetDeletionVectorsRemoved", 0L);
     metrics.put("numTargetDeletionVectorsUpdated", 0L);
-    metrics.put("executionTimeMs", (System.nanoTime() - started) / 1_000_000);
+    long ms = (System.nanoTime() - started) / 1_000_000;
+    metrics.put("executionTimeMs", ms);
     metrics.put("materializeSourceTimeMs", 0L);
     metrics.put("scanTimeMs", 0L);
-    metrics.put("rewriteTimeMs", (System.nanoTime() - started) / 1_000_000);
+    metrics.put("rewriteTimeMs", ms);
     register(spark, txn, metrics);
     // The operation's predicate as Delta's MERGE records it: the key match and the pruning conjuncts.
-    StringBuilder text = new StringBuilder();
-    for (String k : keys) {
-      text.append(text.length() == 0 ? "" : " AND ").append(TARGET).append('.')
-          .append(DeltaTables.quote(have.get(k.toLowerCase(Locale.ROOT)))).append(" <=> ").append(SOURCE).append('.')
-          .append(DeltaTables.quote(given.get(k.toLowerCase(Locale.ROOT))));
-    }
-    if (readPredicate != null) {
-      text.append(" AND (").append(predicate.sql()).append(')');
-    }
+    String text = match(keys, given, have) + (readPredicate == null ? "" : " AND (" + predicate.sql() + ")");
     org.apache.spark.sql.catalyst.expressions.Expression condition = spark.sessionState().sqlParser()
-        .parseExpression(text.toString());
+        .parseExpression(text);
     DeltaOperations.Merge operation = DeltaOperations.Merge$.MODULE$.apply(Option.apply(condition),
         CollectionConverters.asScala(List.of(new DeltaOperations.MergePredicate(Option.apply(clauses.delete()),
             "delete"), new DeltaOperations.MergePredicate(Option.apply(clauses.update()), "update"))).toSeq(),
@@ -283,7 +276,7 @@ public final class KeyedRewrite {
     if (!files.isEmpty()) {
       Dataset<Row> old = log.createDataFrame(txn.snapshot(), CollectionConverters.asScala(files).toSeq(), false,
           Option.apply("merge"));
-      Dataset<Row> joined = old.as(TARGET).join(broadcast(s.as(SOURCE)), match(keys, given, have, SOURCE),
+      Dataset<Row> joined = old.as(TARGET).join(broadcast(s.as(SOURCE)), expr(match(keys, given, have)),
           "left_outer");
       List<Column> out = new ArrayList<>();
       for (StructField f : schema.fields()) {
@@ -378,17 +371,15 @@ public final class KeyedRewrite {
         CollectionConverters.asScala(metrics)));
   }
 
-  /** {@code t.k <=> s.k AND ...}. */
-  private static Column match(List<String> keys, Map<String, String> given, Map<String, String> have,
-      String source) {
-    Column on = null;
+  /** {@code t.k <=> s.k AND ...}: the join's condition and the commit's recorded predicate. */
+  private static String match(List<String> keys, Map<String, String> given, Map<String, String> have) {
+    List<String> each = new ArrayList<>();
     for (String k : keys) {
       String lower = k.toLowerCase(Locale.ROOT);
-      Column c = col(TARGET + "." + DeltaTables.quote(have.get(lower)))
-          .eqNullSafe(col(source + "." + DeltaTables.quote(given.get(lower))));
-      on = on == null ? c : on.and(c);
+      each.add(TARGET + "." + DeltaTables.quote(have.get(lower)) + " <=> " + SOURCE + "."
+          + DeltaTables.quote(given.get(lower)));
     }
-    return on;
+    return String.join(" AND ", each);
   }
 
   /** Why the table is left to Delta's own MERGE; null when this path applies. */
