@@ -12,6 +12,7 @@ import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.when;
 
 import io.mssqlcdc.connector.CdcColumns;
+import io.mssqlcdc.sink.tables.OneTaskAggregate;
 import io.mssqlcdc.sink.tables.ScanSize;
 import java.util.ArrayList;
 import java.util.List;
@@ -106,9 +107,9 @@ final class RankedChanges implements AutoCloseable {
           && size.get().rows() <= LOCAL_MAX_ROWS;
     }
     if (onDriver) {
-      // The per-key rows taken to the driver in the ranking's one job, the statistics computed there, no cache.
-
-      List<Row> collected = ranking.collectAsList();
+      // The per-key rows taken to the driver in the ranking's one job (one task, no shuffle: the rows are few),
+      // the statistics computed there, no cache.
+      List<Row> collected = OneTaskAggregate.of(ranking).orElse(ranking).collectAsList();
       List<String> keys = columns.keys();
       List<Boolean> rangeable = keys.stream().map(k -> KeyPruning.rangeable(columns.type(k))).toList();
       Row stats = LocalRanking.statistics(collected, keys, rangeable, keyStats);

@@ -41,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * MERGE; 14, 3 and 17 with the capture-instance check before silver is created (a read that data skipping empties);
  * 14-15, 2 and 11 with a small batch ranked on the driver (LocalRanking: no cache, no statistics job) and MERGEd
  * in one pass over the files its keys may be in (KeyedRewrite: the batch and the candidates' keys broadcast, one
- * write; decision 0020); up to 3
+ * write; decision 0020); 14-15, 2 and 10 with that ranking's aggregation in one task of one job (OneTaskAggregate:
+ * no shuffle); up to 3
  * more under load (Delta computes a table's snapshot after a commit in the
  * background, and a write that starts before it is done computes it itself), hence the bounds. A
  * change that adds a job must say why here and raise the bound. Each step's jobs are named
@@ -52,7 +53,7 @@ class ApplyChangesJobsTest {
   private static final List<String> BY_ID = List.of("code", "status");
   private static final int FIRST_CALL = 17;
   private static final int NOTHING_NEW = 5;
-  private static final int BATCH = 14;
+  private static final int BATCH = 13;
 
   @TempDir Path tmp;
 
