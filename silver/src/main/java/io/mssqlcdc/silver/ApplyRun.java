@@ -15,6 +15,7 @@ import io.mssqlcdc.finalization.Finalization;
 import io.mssqlcdc.finalization.Granularity;
 import io.mssqlcdc.options.CdcReaderOptions;
 import io.mssqlcdc.sink.tables.DeltaTables;
+import io.mssqlcdc.sink.tables.ChecksumFiles;
 import io.mssqlcdc.sink.tables.KeyedRewrite;
 import io.mssqlcdc.sink.tables.StateWarmup;
 import io.mssqlcdc.sink.tables.TableRef;
@@ -135,10 +136,14 @@ final class ApplyRun {
     long version = label("bronze version", () -> DeltaTables.version(spark, bronze));
     // Silver's state (its files, which the MERGE filters first), computed beside the ranking when the call will likely
     // MERGE: bronze has a newer version than at silver's last call in this JVM, or it is the JVM's first call for
-    // silver (StateWarmup; BronzeMoves).
-    silverState = BronzeMoves.since(silver.text(), bronze.text(), version) && first.silverRow()
-        ? StateWarmup.start(spark, silver, JobLabel.text(silver.text(), "MERGE: silver's state, ahead"))
-        : StateWarmup.NONE;
+    // silver (StateWarmup; BronzeMoves). Not when the batch is ranked on the driver and silver's checksum lists its
+    // files: the one pass reads their statistics there and needs no state (KeyedRewrite, ChecksumFiles).
+    boolean warm = BronzeMoves.since(silver.text(), bronze.text(), version) && first.silverRow();
+    Consumer<Boolean> warmUp = local -> {
+      if (warm && !(local && pruneByKeys && ChecksumFiles.known(spark, silver))) {
+        silverState = StateWarmup.start(spark, silver, JobLabel.text(silver.text(), "MERGE: silver's state, ahead"));
+      }
+    };
     Dataset<Row> pinned = DeltaTables.readVersion(spark, bronze, version);
     BronzeColumns columns = BronzeColumns.of(pinned.schema(), bronze.text(), source.keys());
     Column ours = lower(col(CdcColumns.CAPTURE_INSTANCE)).isin(source.instancesLower().toArray());
@@ -178,7 +183,7 @@ final class ApplyRun {
       }
       if (plan == null) {
         boolean stats = prunable && !guess.rebuild();
-        ranked = label("ranking", () -> RankedChanges.rank(read, marks, null, columns, stats));
+        ranked = label("ranking", () -> RankedChanges.rank(read, marks, null, columns, stats, warmUp));
         try {
           checkProbe(ranked.chunkRows(), factsExist, seen);
           plan = ApplyPlan.decide(position, seen.newest(), ranked.whole(), seen.openLsn(), seen.chunks());
@@ -225,6 +230,9 @@ final class ApplyRun {
       }
       if (waves != null) {
         extras = waveExtras(pinned, waves, columns, ours.and(change).and(lsn.gt(lit(plan.openLsn()))), plan, seen);
+      }
+      if (silverState == StateWarmup.NONE) {
+        warmUp.accept(false);
       }
       ranked = RankedChanges.rank(rows, new RankedChanges.Marks(lit(true), lit(false), ours, change, snapshotId,
           chunked), extras, columns, prunable && !plan.rebuild() && waves == null);

@@ -90,7 +90,16 @@ final class RankedChanges implements AutoCloseable {
    */
   static RankedChanges rank(Dataset<Row> rows, Marks marks, Dataset<Row> extras, BronzeColumns columns,
       boolean keyStats) {
-    return rank(rows, marks, extras, columns, keyStats, null);
+    return rank(rows, marks, extras, columns, keyStats, null, local -> { });
+  }
+
+  /**
+   * {@link #rank}, telling {@code planned} where the per-key rows go ({@code true}: to the driver) once that is
+   * decided, before the ranking's job runs (work to start beside it).
+   */
+  static RankedChanges rank(Dataset<Row> rows, Marks marks, Dataset<Row> extras, BronzeColumns columns,
+      boolean keyStats, java.util.function.Consumer<Boolean> planned) {
+    return rank(rows, marks, extras, columns, keyStats, null, planned);
   }
 
   /**
@@ -99,6 +108,11 @@ final class RankedChanges implements AutoCloseable {
    */
   static RankedChanges rank(Dataset<Row> rows, Marks marks, Dataset<Row> extras, BronzeColumns columns,
       boolean keyStats, Boolean onDriver) {
+    return rank(rows, marks, extras, columns, keyStats, onDriver, local -> { });
+  }
+
+  private static RankedChanges rank(Dataset<Row> rows, Marks marks, Dataset<Row> extras, BronzeColumns columns,
+      boolean keyStats, Boolean onDriver, java.util.function.Consumer<Boolean> planned) {
     Dataset<Row> ranking = perKey(rows, marks, extras, columns);
     if (onDriver == null) {
       // Few bronze rows to read (a micro-batch's files, by their statistics after Delta's data skipping).
@@ -106,6 +120,7 @@ final class RankedChanges implements AutoCloseable {
       onDriver = size.isPresent() && size.get().bytes() <= LOCAL_MAX_BYTES && size.get().rows() >= 0
           && size.get().rows() <= LOCAL_MAX_ROWS;
     }
+    planned.accept(onDriver);
     if (onDriver) {
       // The per-key rows taken to the driver in the ranking's one job (one task, no shuffle: the rows are few),
       // the statistics computed there, no cache.

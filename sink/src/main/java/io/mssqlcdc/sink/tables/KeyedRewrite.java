@@ -162,8 +162,7 @@ public final class KeyedRewrite {
     }
     org.apache.spark.sql.catalyst.expressions.Expression predicate = readPredicate == null
         ? Literal.TrueLiteral() : resolved(spark, schema, readPredicate);
-    List<AddFile> files = CollectionConverters.asJava(
-        txn.filterFiles(CollectionConverters.asScala(List.of(predicate)).toSeq(), true));
+    List<AddFile> files = ChecksumFiles.candidates(txn, predicate);
     long bytes = files.stream().mapToLong(AddFile::size).sum();
     long rows = 0;
     for (AddFile f : files) {
@@ -352,7 +351,7 @@ public final class KeyedRewrite {
    * {@code predicate} resolved against the table's columns, as Delta's data skipping takes it (by column name, its
    * constants folded): against an empty relation of the table's schema, which costs no read of the table's log.
    */
-  private static org.apache.spark.sql.catalyst.expressions.Expression resolved(SparkSession spark, StructType schema,
+  static org.apache.spark.sql.catalyst.expressions.Expression resolved(SparkSession spark, StructType schema,
       Column predicate) {
     // Constants folded (a cast of a literal becomes a literal): Delta's data skipping takes literals only.
     return RowRewrite.condition(org.apache.spark.sql.catalyst.optimizer.ConstantFolding$.MODULE$.apply(

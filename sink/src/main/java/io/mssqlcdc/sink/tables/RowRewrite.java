@@ -173,9 +173,10 @@ public final class RowRewrite {
     }
     Column match = col(DeltaTables.quote(keyColumn)).equalTo(lit(key));
     Expression predicate = condition(DeltaTables.read(spark, table).where(match));
-    // By the files' statistics; the predicate and the files registered as read, as Delta's UPDATE registers them.
+    // By the files' statistics (from the checksum on the driver when it lists them); the predicate and the files
+    // registered as read, as Delta's UPDATE registers them.
     return Optional.of(new Read(log, txn, match, predicate,
-        txn.filterFiles(CollectionConverters.asScala(List.of(predicate)).toSeq(), false)));
+        CollectionConverters.asScala(ChecksumFiles.candidates(txn, predicate)).toSeq()));
   }
 
   /**
