@@ -342,8 +342,10 @@ final class ApplyRun {
           reader != null);
     }
     ensureSilver(columns);
-    StateWarmup controlState = StateWarmup.start(spark, control, JobLabel.text(silver.text(),
-        "position: the control table's state, ahead"));
+    // The control table's state, for the new row's insert prepared beside the write: none needed when its checksum
+    // lists its files (the insert's read of them by their statistics is the driver's then, ChecksumFiles).
+    StateWarmup controlState = ChecksumFiles.known(spark, control) ? StateWarmup.NONE
+        : StateWarmup.start(spark, control, JobLabel.text(silver.text(), "position: the control table's state, ahead"));
     try {
       ApplyPlan[] decided = {null};
       FirstWrite.Outcome out = label("first write", () -> FirstWrite.run(spark, silver,
