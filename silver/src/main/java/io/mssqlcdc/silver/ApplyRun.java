@@ -15,8 +15,8 @@ import io.mssqlcdc.finalization.Finalization;
 import io.mssqlcdc.finalization.Granularity;
 import io.mssqlcdc.options.CdcReaderOptions;
 import io.mssqlcdc.sink.tables.DeltaTables;
-import io.mssqlcdc.sink.tables.ChecksumFiles;
 import io.mssqlcdc.sink.tables.KeyedRewrite;
+import io.mssqlcdc.sink.tables.RowRewrite;
 import io.mssqlcdc.sink.tables.StateWarmup;
 import io.mssqlcdc.sink.tables.TableRef;
 import java.time.LocalDateTime;
@@ -136,11 +136,12 @@ final class ApplyRun {
     long version = label("bronze version", () -> DeltaTables.version(spark, bronze));
     // Silver's state (its files, which the MERGE filters first), computed beside the ranking when the call will likely
     // MERGE: bronze has a newer version than at silver's last call in this JVM, or it is the JVM's first call for
-    // silver (StateWarmup; BronzeMoves). Not when the batch is ranked on the driver and silver's checksum lists its
-    // files: the one pass reads their statistics there and needs no state (KeyedRewrite, ChecksumFiles).
+    // silver (StateWarmup; BronzeMoves). Not when the batch is ranked on the driver, silver's checksum lists its
+    // files and the one pass applies to silver: it reads their statistics there and needs no state (KeyedRewrite,
+    // ChecksumFiles; a one pass that declines leaves Delta's MERGE to compute the state on the call's path).
     boolean warm = BronzeMoves.since(silver.text(), bronze.text(), version) && first.silverRow();
     Consumer<Boolean> warmUp = local -> {
-      if (warm && !(local && pruneByKeys && ChecksumFiles.known(spark, silver))) {
+      if (warm && !(local && pruneByKeys && KeyedRewrite.needsNoState(spark, silver))) {
         silverState = StateWarmup.start(spark, silver, JobLabel.text(silver.text(), "MERGE: silver's state, ahead"));
       }
     };
@@ -343,8 +344,8 @@ final class ApplyRun {
     }
     ensureSilver(columns);
     // The control table's state, for the new row's insert prepared beside the write: none needed when its checksum
-    // lists its files (the insert's read of them by their statistics is the driver's then, ChecksumFiles).
-    StateWarmup controlState = ChecksumFiles.known(spark, control) ? StateWarmup.NONE
+    // lists its files and the insert's path applies (its read of them by their statistics is the driver's then).
+    StateWarmup controlState = RowRewrite.needsNoState(spark, control) ? StateWarmup.NONE
         : StateWarmup.start(spark, control, JobLabel.text(silver.text(), "position: the control table's state, ahead"));
     try {
       ApplyPlan[] decided = {null};

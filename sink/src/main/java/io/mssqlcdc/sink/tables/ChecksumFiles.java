@@ -22,16 +22,19 @@ public final class ChecksumFiles {
   private ChecksumFiles() {}
 
   /**
-   * Whether the newest snapshot of {@code ref} this JVM knows (no listing of its log) lists its files in its
-   * checksum: a write that reads the table's files by their statistics through {@link KeyedRewrite} then
-   * computes no table state. A hint: the write checks its own snapshot again.
+   * The newest snapshot of {@code ref} this JVM knows (no listing of its log) when its checksum lists its files;
+   * empty otherwise. A hint for whether a write will need Delta's table state: the write checks its own snapshot.
    */
-  public static boolean known(SparkSession spark, TableRef ref) {
+  static Optional<Snapshot> newestListed(SparkSession spark, TableRef ref) {
     try {
       Optional<LogVersion.Log> log = LogVersion.log(spark, ref);
-      return log.isPresent() && of(log.get().log().unsafeVolatileSnapshot()).isPresent();
+      if (log.isEmpty()) {
+        return Optional.empty();
+      }
+      Snapshot s = log.get().log().unsafeVolatileSnapshot();
+      return of(s).isPresent() ? Optional.of(s) : Optional.empty();
     } catch (Exception | LinkageError e) {
-      return false;
+      return Optional.empty();
     }
   }
 

@@ -251,6 +251,16 @@ public final class KeyedRewrite {
         w.deleted(), w.inserted()}, METRICS), null);
   }
 
+  /**
+   * Whether a one pass into {@code table} would find its candidates without Delta's table state: the newest
+   * snapshot this JVM knows lists its files in its checksum ({@link ChecksumFiles}) and the one pass applies to
+   * the table. A hint for whether to compute the state ahead; the pass checks its own snapshot again.
+   */
+  public static boolean needsNoState(SparkSession spark, TableRef table) {
+    return ChecksumFiles.newestListed(spark, table).map(s -> unsupported(s.metadata(), s.protocol()) == null)
+        .orElse(false);
+  }
+
   /** What the write produced: the files written (with rows), and the rows it deleted, updated, copied, inserted. */
   private record Written(List<AddFile> added, long deleted, long updated, long copied, long inserted) {}
 
@@ -383,14 +393,20 @@ public final class KeyedRewrite {
 
   /** Why the table is left to Delta's own MERGE; null when this path applies. */
   private static String unsupported(OptimisticTransaction txn) {
-    String why = RowRewrite.unsupported(txn);
+    return unsupported(txn.metadata(), txn.protocol());
+  }
+
+  /** Why the one pass does not apply to a table with metadata {@code m} and protocol {@code p}; null when it does. */
+  static String unsupported(org.apache.spark.sql.delta.actions.Metadata m,
+      org.apache.spark.sql.delta.actions.Protocol p) {
+    String why = RowRewrite.unsupported(m, p);
     if (why != null) {
       return why;
     }
-    for (StructField f : txn.metadata().schema().fields()) {
-      org.apache.spark.sql.types.Metadata m = f.metadata();
-      if (m.contains("delta.generationExpression") || m.contains("delta.identity.start")
-          || m.contains("CURRENT_DEFAULT")) {
+    for (StructField f : m.schema().fields()) {
+      org.apache.spark.sql.types.Metadata fm = f.metadata();
+      if (fm.contains("delta.generationExpression") || fm.contains("delta.identity.start")
+          || fm.contains("CURRENT_DEFAULT")) {
         return "column " + f.name() + " is generated, an identity or has a default";
       }
     }

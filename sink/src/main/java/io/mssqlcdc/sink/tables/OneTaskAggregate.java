@@ -11,10 +11,14 @@ import scala.jdk.javaapi.CollectionConverters;
 /**
  * An aggregation over few rows run as one job of one task: its input coalesced to one partition (no
  * shuffle) right under the aggregate, so Spark plans no exchange before it (one partition holds every
- * group). Built from the query's optimized plan, which {@link ScanSize} has already prepared: Delta's file
- * skipping is not run again (its prepared file index is kept as it is).
+ * group). Built from the query's optimized plan, which {@link ScanSize} has already prepared: Delta keeps its
+ * prepared file index (it prepares scans of a table's log index only), so its file skipping does not run again.
+ * Spark does not promise that an optimized plan analyzes again: any failure to build the new query leaves the
+ * caller's as it is.
  */
 public final class OneTaskAggregate {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(OneTaskAggregate.class);
+  private static final java.util.concurrent.atomic.AtomicBoolean WARNED = new java.util.concurrent.atomic.AtomicBoolean();
   private OneTaskAggregate() {}
 
   /**
@@ -30,7 +34,11 @@ public final class OneTaskAggregate {
       LogicalPlan one = agg.withNewChildren(CollectionConverters.asScala(
           java.util.List.<LogicalPlan>of(new Repartition(1, false, agg.child()))).toSeq());
       return Optional.of(org.apache.spark.sql.classic.Dataset$.MODULE$.ofRows(s, one));
-    } catch (LinkageError e) {
+    } catch (Exception | LinkageError e) {
+      // Spark's AnalysisException is a checked exception, thrown undeclared.
+      if (WARNED.compareAndSet(false, true)) {
+        LOG.debug("a small aggregation runs as planned, not in one task ({})", e.toString());
+      }
       return Optional.empty();
     }
   }

@@ -157,6 +157,16 @@ public final class RowRewrite {
   private record Read(DeltaLog log, OptimisticTransaction txn, Column match, Expression predicate,
       scala.collection.immutable.Seq<AddFile> files) {}
 
+  /**
+   * Whether a row written into {@code table} by this class would find the files that may hold it without Delta's
+   * table state: the newest snapshot this JVM knows lists its files in its checksum ({@link ChecksumFiles}) and
+   * this path applies to the table. A hint for whether to compute the state ahead.
+   */
+  public static boolean needsNoState(SparkSession spark, TableRef table) {
+    return ChecksumFiles.newestListed(spark, table).map(s -> unsupported(s.metadata(), s.protocol()) == null)
+        .orElse(false);
+  }
+
   /** Starts the transaction and reads the files that may hold the key; empty where this path does not apply. */
   private static Optional<Read> read(SparkSession spark, TableRef table, String keyColumn, String key, String instead)
       throws Exception {
@@ -211,7 +221,11 @@ public final class RowRewrite {
 
   /** Why the table's row is left to Delta's own UPDATE; null when this path applies. */
   static String unsupported(OptimisticTransaction txn) {
-    Metadata m = txn.metadata();
+    return unsupported(txn.metadata(), txn.protocol());
+  }
+
+  /** {@link #unsupported(OptimisticTransaction)} of a table with metadata {@code m} and protocol {@code p}. */
+  static String unsupported(Metadata m, org.apache.spark.sql.delta.actions.Protocol p) {
     if (!m.partitionColumns().isEmpty()) {
       return "partitioned";
     }
@@ -221,7 +235,7 @@ public final class RowRewrite {
     if (Boolean.TRUE.equals(DeltaConfigs.IS_APPEND_ONLY().fromMetaData(m))) {
       return "append-only";
     }
-    if (RowTracking.isEnabled(txn.protocol(), m)) {
+    if (RowTracking.isEnabled(p, m)) {
       return "row tracking";
     }
     if (m.columnMappingMode() != NoMapping$.MODULE$) {

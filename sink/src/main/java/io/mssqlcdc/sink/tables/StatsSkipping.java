@@ -45,12 +45,18 @@ import org.apache.spark.unsafe.types.UTF8String;
  * bounds prove that no row can.
  *
  * <p>The bounds are taken as Delta writes them: a timestamp's truncated to milliseconds (the maximum
- * widened by one millisecond, as Delta's own skipping does), a long string's minimum a prefix and its
+ * widened by one millisecond, as Delta's own skipping does) with its zone's offset in whole minutes (both
+ * bounds widened by a minute more), a long string's minimum a prefix and its
  * maximum a prefix followed by a larger character (both still bounds in UTF-8 byte order, which is
  * Spark's order of strings without a collation). Floating-point, boolean, binary and collated string
  * columns are not compared.
  */
 final class StatsSkipping {
+  /**
+   * Dates and timestamps before this year are not compared: a session with Spark's legacy time parser writes
+   * them in the Julian calendar, which {@code java.time} does not read.
+   */
+  private static final int GREGORIAN = 1583;
   private static final ObjectMapper JSON = new ObjectMapper()
       .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
@@ -190,20 +196,35 @@ final class StatsSkipping {
         if (!node.isTextual()) {
           return null;
         }
-        return Long.compare(LocalDate.parse(node.textValue()).toEpochDay(), ((Number) v).longValue());
+        LocalDate d = LocalDate.parse(node.textValue());
+        if (d.getYear() < GREGORIAN) {
+          return null;
+        }
+        return Long.compare(d.toEpochDay(), ((Number) v).longValue());
       }
       if (t instanceof TimestampType || t instanceof TimestampNTZType) {
         if (!node.isTextual()) {
           return null;
         }
-        long micros = t instanceof TimestampType
-            ? ChronoUnit.MICROS.between(OffsetDateTime.of(1970, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC),
-                OffsetDateTime.parse(node.textValue()))
-            : ChronoUnit.MICROS.between(LocalDateTime.of(1970, 1, 1, 0, 0), LocalDateTime.parse(node.textValue()));
-        if (max) {
-          // Written truncated to milliseconds: the file's values reach up to the next millisecond.
-          micros = micros > Long.MAX_VALUE - 1000 ? Long.MAX_VALUE : micros + 1000;
+        long micros;
+        if (t instanceof TimestampType) {
+          OffsetDateTime o = OffsetDateTime.parse(node.textValue());
+          if (o.getYear() < GREGORIAN) {
+            return null;
+          }
+          micros = ChronoUnit.MICROS.between(OffsetDateTime.of(1970, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC), o);
+        } else {
+          LocalDateTime l = LocalDateTime.parse(node.textValue());
+          if (l.getYear() < GREGORIAN) {
+            return null;
+          }
+          micros = ChronoUnit.MICROS.between(LocalDateTime.of(1970, 1, 1, 0, 0), l);
         }
+        // Written truncated to milliseconds, and a time zone's offset to minutes (a historical offset's seconds
+        // are lost): the file's values lie within a minute and a millisecond of the bound either way.
+        long slack = t instanceof TimestampType ? 61_000_000L : 1_000L;
+        micros = max ? (micros > Long.MAX_VALUE - slack ? Long.MAX_VALUE : micros + slack)
+            : (micros < Long.MIN_VALUE + slack ? Long.MIN_VALUE : micros - (slack - 1_000L));
         return Long.compare(micros, (Long) v);
       }
     } catch (RuntimeException e) {

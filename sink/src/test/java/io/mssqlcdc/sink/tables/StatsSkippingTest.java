@@ -24,7 +24,9 @@ import scala.jdk.javaapi.CollectionConverters;
  * The one pass's candidates read from the checksum's files on the driver ({@link StatsSkipping}) are never
  * fewer than Delta's data skipping leaves ({@code filterFiles}), and the same for the comparisons a keyed
  * MERGE prunes by, over columns of every type it compares (strings past Delta's 32-character prefix, outside
- * the BMP, timestamps with microseconds), NULLs, a column NULL in a whole file, and types it leaves alone.
+ * the BMP, with a non-ASCII character where Delta truncates; timestamps with microseconds, before the epoch;
+ * negative numbers, small integer types), NULLs, a column NULL in a whole file, a file without statistics,
+ * and types it leaves alone.
  */
 @Tag("spark")
 class StatsSkippingTest {
@@ -35,11 +37,18 @@ class StatsSkippingTest {
       + " date_add(DATE '2026-01-01', i) AS dt,"
       + " TIMESTAMP '2026-01-01 00:00:00' + make_interval(0, 0, 0, 0, 0, 0, i + 0.000123) AS ts,"
       + " CAST(TIMESTAMP '2026-01-01 00:00:00' + make_interval(0, 0, 0, 0, 0, 0, i + 0.000456) AS TIMESTAMP_NTZ) AS ntz,"
+      + " TIMESTAMP '1969-12-31 23:55:00' + make_interval(0, 0, 0, 0, 0, 0, i + 0.000789) AS ts0,"
+      + " CAST(i - 250 AS SMALLINT) AS sh, CAST(i %% 100 - 50 AS TINYINT) AS by,"
+      + " concat(repeat('p', 32), '\u00e9', format_string('%%05d', i)) AS s2,"
       + " CAST(i AS DOUBLE) / 3 AS f, i %% 2 = 0 AS b, CASE WHEN %s THEN NULL ELSE i END AS n"
       + " FROM (SELECT explode(sequence(%d, %d)) AS i)";
-  private static final List<String> COLUMNS = List.of("i", "l", "d", "s", "dt", "ts", "ntz", "f", "b", "n");
-  /** The columns whose comparisons are read as Delta reads them (the others: every file may match). */
-  private static final Set<String> COMPARED = Set.of("i", "l", "d", "s", "dt", "ts", "ntz", "n");
+  private static final List<String> COLUMNS = List.of("i", "l", "d", "s", "dt", "ts", "ntz", "ts0", "sh", "by", "s2",
+      "f", "b", "n");
+  /**
+   * The columns whose comparisons are read as Delta reads them (the others: every file may match; a timestamp's
+   * bounds are widened by a minute more than Delta's).
+   */
+  private static final Set<String> COMPARED = Set.of("i", "l", "d", "s", "dt", "ntz", "sh", "by", "s2", "n");
 
   @TempDir Path tmp;
   SparkSession spark = SharedDeltaSpark.spark();
@@ -52,11 +61,18 @@ class StatsSkippingTest {
       spark.sql(String.format(ROWS, nulls[f], f * 100, f * 100 + 49)).coalesce(1).write().format("delta")
           .mode("append").save(p);
     }
+    // A file without statistics: every predicate may match it.
+    spark.conf().set("spark.databricks.delta.stats.collect", "false");
+    try {
+      spark.sql(String.format(ROWS, "false", 500, 549)).coalesce(1).write().format("delta").mode("append").save(p);
+    } finally {
+      spark.conf().unset("spark.databricks.delta.stats.collect");
+    }
     TableRef ref = TableRef.of(p);
     OptimisticTransaction probe = LogVersion.log(spark, ref).orElseThrow().startTransaction();
     assertThat(ChecksumFiles.of(probe.snapshot())).as("the checksum lists the files").isPresent();
     StructType schema = probe.metadata().schema();
-    List<Row> values = spark.sql(String.format(ROWS, "false", 0, 460)).where("i % 5 = 0 OR i % 100 IN (49, 50, 99)")
+    List<Row> values = spark.sql(String.format(ROWS, "false", 0, 560)).where("i % 5 = 0 OR i % 100 IN (49, 50, 99)")
         .collectAsList();
 
     Random random = new Random(4242);
@@ -64,7 +80,7 @@ class StatsSkippingTest {
     int compared = 0;
     OptimisticTransaction ours = LogVersion.log(spark, ref).orElseThrow().startTransaction();
     OptimisticTransaction theirs = LogVersion.log(spark, ref).orElseThrow().startTransaction();
-    for (int n = 0; n < 60; n++) {
+    for (int n = 0; n < 100; n++) {
       String c = COLUMNS.get(random.nextInt(COLUMNS.size()));
       String op = ops[random.nextInt(ops.length)];
       String text = comparison(c, op, values.get(random.nextInt(values.size())), random.nextBoolean(),
@@ -87,7 +103,7 @@ class StatsSkippingTest {
     }
     assertThat(compared).as("comparisons checked for equality").isGreaterThan(15);
     assertThat(ChecksumFiles.candidates(ours, KeyedRewrite.resolved(spark, schema,
-        org.apache.spark.sql.functions.expr("n IS NULL")))).as("files with a NULL n").hasSize(3);
+        org.apache.spark.sql.functions.expr("n IS NULL")))).as("files with a NULL n, and the one without statistics").hasSize(4);
   }
 
   /**
@@ -102,7 +118,10 @@ class StatsSkippingTest {
       case "d" -> "CAST(" + v + " AS DECIMAL(18,2))";
       case "s" -> "'" + (nudge ? ((String) v).substring(0, 44) : v) + "'";
       case "dt" -> "DATE '" + v + "'";
-      case "ts" -> "TIMESTAMP '" + v + "'" + (nudge ? " + INTERVAL 1 MICROSECOND" : "");
+      case "ts", "ts0" -> "TIMESTAMP '" + v + "'" + (nudge ? " + INTERVAL 1 MICROSECOND" : "");
+      case "sh" -> "CAST(" + v + " AS SMALLINT)";
+      case "by" -> "CAST(" + v + " AS TINYINT)";
+      case "s2" -> "'" + (nudge ? ((String) v).substring(0, 33) : v) + "'";
       case "ntz" -> "TIMESTAMP_NTZ '" + v + "'" + (nudge ? " + INTERVAL 600 MICROSECOND" : "");
       case "f" -> "CAST(" + v + " AS DOUBLE)";
       default -> String.valueOf(v);
