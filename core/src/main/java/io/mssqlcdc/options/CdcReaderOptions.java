@@ -136,7 +136,8 @@ public final class CdcReaderOptions implements Serializable {
   public static final OptionSpec<OptionalInt> NUM_PARTITIONS = spec(
       "numPartitions", "`auto` \\| integer", "`auto`",
       "Most partitions per read, one connection each. Stream: commit-aligned LSN ranges of about equal change rows, "
-          + "none under ~50,000 rows. Snapshot: key ranges. `auto` = the session's default parallelism.",
+          + "none under ~50,000 rows (up to 5 captured columns; as many values for wider rows, 5,000 rows at least). "
+          + "Snapshot: key ranges. `auto` = the session's default parallelism.",
       OptionSpec.Scope.BOTH, (n, v) -> {
         if (v.strip().equalsIgnoreCase("auto")) {
           return OptionalInt.empty();

@@ -109,7 +109,7 @@ public final class CdcMicroBatchStream implements MicroBatchStream, SupportsTrig
     this.initialOffsetStore = new InitialOffsetStore(checkpointLocation, hadoopConf);
     this.sparkContext = sparkContext;
     int n = options.numPartitions().orElse(sparkContext.defaultParallelism());
-    this.planner = new BatchPlanner(options, captured, n, RangeSplitter.MIN_ROWS);
+    this.planner = new BatchPlanner(options, captured, n, RangeSplitter.minRows(captured.size()));
     this.clock = clock;
     this.captureHealth = new CaptureHealthMonitor(options.captureHealthRules(), options.captureHealthInterval(),
         options.failWhenCaptureStopped(), clock, options.captureInstance());

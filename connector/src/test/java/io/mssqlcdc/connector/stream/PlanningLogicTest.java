@@ -179,6 +179,11 @@ class PlanningLogicTest {
     assertThat(RangeSplitter.split(piece, tiles(10, 10, 10, 10, 10, 10, 10, 10, 10, 10), 2, 1))
         .hasSize(2).extracting(LsnRange::rows).containsExactly(50L, 50L);
     assertThat(RangeSplitter.split(piece, tiles(500), 1, 50)).hasSize(1);
+    // The minimum scales with the row's width: 50,000 rows up to 5 columns, as many values beyond, 5,000 at least.
+    assertThat(RangeSplitter.minRows(3)).isEqualTo(50_000);
+    assertThat(RangeSplitter.minRows(5)).isEqualTo(50_000);
+    assertThat(RangeSplitter.minRows(10)).isEqualTo(25_000);
+    assertThat(RangeSplitter.minRows(90)).isEqualTo(5_000);
   }
 
   // ---- DDL classification ------------------------------------------------------------------
