@@ -39,7 +39,7 @@ public final class ChecksumFiles {
   }
 
   /** The snapshot's files; empty when its checksum does not hold them. */
-  public static Optional<List<AddFile>> of(Snapshot snapshot) {
+  static Optional<List<AddFile>> of(Snapshot snapshot) {
     try {
       Option<VersionChecksum> crc = snapshot.checksumOpt();
       if (crc.isEmpty() || crc.get().allFiles().isEmpty()) {

@@ -18,12 +18,13 @@ import scala.jdk.javaapi.CollectionConverters;
  */
 public final class OneTaskAggregate {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(OneTaskAggregate.class);
-  private static final java.util.concurrent.atomic.AtomicBoolean WARNED = new java.util.concurrent.atomic.AtomicBoolean();
+  private static final java.util.concurrent.atomic.AtomicBoolean LOGGED = new java.util.concurrent.atomic.AtomicBoolean();
+
   private OneTaskAggregate() {}
 
   /**
    * {@code ds} with its top aggregate's input in one partition; empty when its optimized plan does not
-   * end with an aggregate or this runtime lacks Spark's classic API.
+   * end with an aggregate, this runtime lacks Spark's classic API, or the new query cannot be built.
    */
   public static Optional<Dataset<Row>> of(Dataset<Row> ds) {
     try {
@@ -36,7 +37,7 @@ public final class OneTaskAggregate {
       return Optional.of(org.apache.spark.sql.classic.Dataset$.MODULE$.ofRows(s, one));
     } catch (Exception | LinkageError e) {
       // Spark's AnalysisException is a checked exception, thrown undeclared.
-      if (WARNED.compareAndSet(false, true)) {
+      if (LOGGED.compareAndSet(false, true)) {
         LOG.debug("a small aggregation runs as planned, not in one task ({})", e.toString());
       }
       return Optional.empty();
