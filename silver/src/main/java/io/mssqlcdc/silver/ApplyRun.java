@@ -14,6 +14,7 @@ import io.mssqlcdc.errors.SilverErrors;
 import io.mssqlcdc.finalization.Finalization;
 import io.mssqlcdc.finalization.Granularity;
 import io.mssqlcdc.options.CdcReaderOptions;
+import io.mssqlcdc.sink.tables.ChecksumFiles;
 import io.mssqlcdc.sink.tables.DeltaTables;
 import io.mssqlcdc.sink.tables.KeyedRewrite;
 import io.mssqlcdc.sink.tables.RowRewrite;
@@ -175,7 +176,8 @@ final class ApplyRun {
       RankedChanges.Marks marks = new RankedChanges.Marks(base, probe, ours, change, snapshotId, chunked);
       if (!first.silverRow() && guess.rebuild()) {
         // A first call: into a silver with no row, the ranking runs inside the write of its inserts (FirstWrite).
-        firstWrite = firstWrite(pinned.where(base), read, marks, columns, source, guess, position, seen, factsExist);
+        firstWrite = firstWrite(version, pinned.where(base), read, marks, columns, source, guess, first, seen,
+            factsExist);
         if (firstWrite.done()) {
           ranked = firstWrite.ranked();
         }
@@ -253,20 +255,15 @@ final class ApplyRun {
         warnOnce("no _command_id " + bronze, "{} has no _command_id (includeCommandId=false): the changes of one"
             + " transaction are ordered by _seqval (__$seqval)", bronze);
       }
-      ApplyPlan.Outcome outcome = plan.outcome(top, facts != null);
-      // The position and the verdict, in one commit of the control table after the MERGE (none when neither
-      // moves). The verdict is bronze's as read before bronze, never moved backwards.
-      LocalDateTime verdict = position.finalizedUntil();
-      ControlRows.Verdict advance = outcome.holdVerdict() ? null
-          : ControlRows.advance(first.bronze(), verdict, granularity);
-      if (advance != null) {
-        verdict = advance.finalizedUntil();
+      Recorded recorded = recorded(plan, top, first);
+      ApplyPlan.Outcome outcome = recorded.outcome();
+      LocalDateTime verdict = recorded.verdict();
+      boolean record = recorded.write();
+      if (!firstWrite.done()) {
+        // A first write that did not commit may have started the position for its plan: not committed.
+        positionAhead.abandon(WARMUP_WAIT_SECONDS);
+        positionAhead = startPosition(recorded, first);
       }
-      boolean record = outcome.writePosition() || advance != null;
-      // Its rewritten file written beside the MERGE (PositionAhead), its commit after it.
-      positionAhead = !record ? PositionAhead.NONE : PositionAhead.start(spark, control,
-          ControlRows.row(silver.text(), outcome.next(), advance, first.silverRow()),
-          ControlRows.what(silver.text(), control), JobLabel.text(silver.text(), "position, ahead"));
       String pruned = "-";
       Row metrics = null;
       if (firstWrite.done()) {
@@ -321,13 +318,18 @@ final class ApplyRun {
   /**
    * A first call's write into an empty silver ({@link FirstWrite}). Another table's capture instance among the
    * call's rows fails the call before silver is created, as the ranking's check does on the other path (a silver
-   * created for the wrong table would keep that table's columns): a read of the rows of other instances, which
-   * the files' statistics skip when a file holds only this table's instance, so it reads nothing in the common
-   * case. The control table's state, which the position's insert asks first, is computed beside the write.
+   * created for the wrong table would keep that table's columns): proven on the driver from bronze's file
+   * statistics when its checksum lists its files ({@link ChecksumFiles#holdsOnly}), otherwise a read of the rows
+   * of other instances, which the files' statistics skip when a file holds only this table's instance. The
+   * control table's state, which the position's insert asks first, is computed beside the write, and so is the
+   * position's file when bronze's checksum gives its likely values ({@link ChecksumFiles#largest}); otherwise, or
+   * when the write's statistics give other values, it is written once they are accepted, beside silver's commit.
+   * Either way it is committed after silver's commit.
    */
-  private FirstWrite.Outcome firstWrite(Dataset<Row> baseRows, Dataset<Row> read, RankedChanges.Marks marks,
-      BronzeColumns columns, SourceTableInfo source, ApplyPlan guess, SilverPosition position, SnapshotFacts seen,
-      boolean factsExist) {
+  private FirstWrite.Outcome firstWrite(long version, Dataset<Row> baseRows, Dataset<Row> read,
+      RankedChanges.Marks marks, BronzeColumns columns, SourceTableInfo source, ApplyPlan guess, ControlRows.Read first,
+      SnapshotFacts seen, boolean factsExist) {
+    SilverPosition position = first.silver();
     java.util.Set<String> names = new java.util.LinkedHashSet<>(source.instancesLower());
     names.add(captureInstance);
     Column others = not(lower(col(CdcColumns.CAPTURE_INSTANCE)).isin(source.instancesLower().toArray()));
@@ -336,8 +338,10 @@ final class ApplyRun {
       others = others.and(col(CdcColumns.CAPTURE_INSTANCE).notEqual(lit(name)));
     }
     Column otherRows = others;
-    List<Row> other = label("capture instance", () -> baseRows.where(otherRows)
-        .select(CdcColumns.CAPTURE_INSTANCE).limit(1).collectAsList());
+    // Proven on the driver when bronze's checksum lists its files and each holds only names of this table (no query).
+    List<Row> other = ChecksumFiles.holdsOnly(spark, bronze, version, CdcColumns.CAPTURE_INSTANCE, names) ? List.of()
+        : label("capture instance", () -> baseRows.where(otherRows).select(CdcColumns.CAPTURE_INSTANCE).limit(1)
+            .collectAsList());
     if (!other.isEmpty()) {
       throw SilverErrors.otherCaptureInstance(bronze.text(), other.get(0).getString(0), captureInstance,
           reader != null);
@@ -347,6 +351,13 @@ final class ApplyRun {
     // lists its files and the insert's path applies (its read of them by their statistics is the driver's then).
     StateWarmup controlState = RowRewrite.needsNoState(spark, control) ? StateWarmup.NONE
         : StateWarmup.start(spark, control, JobLabel.text(silver.text(), "position: the control table's state, ahead"));
+    // The position's likely values, the newest change taken as bronze's largest _start_lsn in its checksum's
+    // statistics: its file written beside the write, kept when the write's statistics give the same row.
+    Recorded[] started = {null};
+    ChecksumFiles.largest(spark, bronze, version, CdcColumns.START_LSN).ifPresent(top -> {
+      started[0] = recorded(guess, top, first);
+      positionAhead = startPosition(started[0], first);
+    });
     try {
       ApplyPlan[] decided = {null};
       FirstWrite.Outcome out = label("first write", () -> FirstWrite.run(spark, silver,
@@ -357,12 +368,52 @@ final class ApplyRun {
             }
             checkProbe(r.chunkRows(), factsExist, seen);
             decided[0] = ApplyPlan.decide(position, seen.newest(), r.whole(), seen.openLsn(), seen.chunks());
-            return decided[0].equals(guess);
+            if (!decided[0].equals(guess)) {
+              return false;
+            }
+            // The position's values are known now: unless they are the likely ones, its file is written while
+            // silver's commit is made.
+            Recorded known = recorded(decided[0], r.top(), first);
+            if (started[0] == null || !known.sameRow(started[0])) {
+              positionAhead.abandon(WARMUP_WAIT_SECONDS);
+              positionAhead = startPosition(known, first);
+            }
+            return true;
           }, () -> steps.accept(ApplyChanges.Step.EMPTY_CHECKED)));
       return out.withPlan(decided[0]);
     } finally {
       controlState.await(WARMUP_WAIT_SECONDS);
     }
+  }
+
+  /**
+   * What the call records after its MERGE: the position and the verdict, in one commit of the control table (none
+   * when neither moves, {@code write} false). The verdict is bronze's as read before bronze, never moved backwards.
+   */
+  private record Recorded(ApplyPlan.Outcome outcome, ControlRows.Verdict advance, LocalDateTime verdict,
+      boolean write) {
+    /** Whether the control table is written with the same row (position and verdict) as for {@code o}. */
+    boolean sameRow(Recorded o) {
+      return write == o.write && outcome.next().equals(o.outcome.next()) && java.util.Objects.equals(advance, o.advance);
+    }
+  }
+
+  private Recorded recorded(ApplyPlan plan, String top, ControlRows.Read first) {
+    ApplyPlan.Outcome outcome = plan.outcome(top, facts != null);
+    LocalDateTime verdict = first.silver().finalizedUntil();
+    ControlRows.Verdict advance = outcome.holdVerdict() ? null
+        : ControlRows.advance(first.bronze(), verdict, granularity);
+    if (advance != null) {
+      verdict = advance.finalizedUntil();
+    }
+    return new Recorded(outcome, advance, verdict, outcome.writePosition() || advance != null);
+  }
+
+  /** The position's write for {@code recorded}, its file written from now on (PositionAhead), its commit after the MERGE's. */
+  private PositionAhead startPosition(Recorded recorded, ControlRows.Read first) {
+    return !recorded.write() ? PositionAhead.NONE : PositionAhead.start(spark, control,
+        ControlRows.row(silver.text(), recorded.outcome().next(), recorded.advance(), first.silverRow()),
+        ControlRows.what(silver.text(), control), JobLabel.text(silver.text(), "position, ahead"));
   }
 
   private <T> T label(String step, java.util.function.Supplier<T> work) {

@@ -43,7 +43,9 @@ import org.junit.jupiter.api.io.TempDir;
  * in one pass over the files its keys may be in (KeyedRewrite: the batch and the candidates' keys broadcast, one
  * write; decision 0020); 14-15, 2 and 10 with that ranking's aggregation in one task of one job (OneTaskAggregate:
  * no shuffle); 14-15, 2 and 7 with silver's and the control table's candidate files read from their checksums on
- * the driver (ChecksumFiles, StatsSkipping: no file-filtering job, no silver state computed for the one pass); up to 3
+ * the driver (ChecksumFiles, StatsSkipping: no file-filtering job, no silver state computed for the one pass); 10, 2
+ * and 7 with the first call's capture-instance check proven from bronze's checksum (ChecksumFiles.holdsOnly: no
+ * read when every file's statistics hold only this table's instance); up to 3
  * more under load (Delta computes a table's snapshot after a commit in the
  * background, and a write that starts before it is done computes it itself), hence the bounds. A
  * change that adds a job must say why here and raise the bound. Each step's jobs are named
@@ -52,7 +54,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("spark")
 class ApplyChangesJobsTest {
   private static final List<String> BY_ID = List.of("code", "status");
-  private static final int FIRST_CALL = 17;
+  private static final int FIRST_CALL = 13;
   private static final int NOTHING_NEW = 5;
   private static final int BATCH = 10;
 

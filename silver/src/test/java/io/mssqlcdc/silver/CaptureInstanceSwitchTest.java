@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * After a capture-instance switch bronze holds rows of the table's older and newer instances:
  * silver applies both (with the stream's options, which name them) and gains the newer instance's
- * column; rows of another table's instance fail the call, naming it.
+ * column; rows of another table's instance fail the call, naming it, and rows without one are skipped
+ * (the position a first call prepares ahead from bronze's largest LSN is then prepared again).
  */
 @Tag("spark")
 class CaptureInstanceSwitchTest {
@@ -64,5 +65,18 @@ class CaptureInstanceSwitchTest {
             + " one source table: give each table its own bronze and silver.");
     // Before anything was created: a silver made with dbo_orders' columns would keep them once the call is fixed.
     assertThat(java.nio.file.Files.exists(java.nio.file.Path.of(f.silver("customers")))).isFalse();
+
+    // A row without a capture instance (skipped) holds bronze's largest LSN: a first call's position, prepared
+    // beside its write with that LSN as the likely newest change, is prepared again with the write's.
+    org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> bronze = SilverFixture.SPARK.read().format("delta")
+        .load(f.bronze);
+    bronze.limit(1).withColumn("_capture_instance", org.apache.spark.sql.functions.lit(null).cast("string"))
+        .withColumn("_start_lsn", org.apache.spark.sql.functions.lit("0x7FFFFFFF7FFFFFFF7FFF"))
+        .write().format("delta").mode("append").save(f.bronze);
+    String again = f.silver("again");
+    ApplyResult first = f.apply(again, "dbo_orders").run();
+    assertThat(first.appliedLsn()).isEqualTo(r.appliedLsn());
+    assertThat(f.controlRow(again).get("applied_lsn")).isEqualTo(r.appliedLsn().orElseThrow());
+    assertThat(SilverFixture.rows(again, "order_id", columns)).isEqualTo(f.table("order_id", columns));
   }
 }

@@ -3,11 +3,15 @@ package io.mssqlcdc.sink.tables;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.delta.OptimisticTransaction;
 import org.apache.spark.sql.delta.Snapshot;
 import org.apache.spark.sql.delta.VersionChecksum;
 import org.apache.spark.sql.delta.actions.AddFile;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.unsafe.types.UTF8String;
 import scala.Option;
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -36,6 +40,89 @@ public final class ChecksumFiles {
     } catch (Exception | LinkageError e) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * Whether every row of {@code ref} at {@code version} holds one of {@code values} (exactly) or NULL in the
+   * string column {@code column}, proven on the driver from the statistics of the files its checksum lists:
+   * each file's minimum and maximum equal and among {@code values} (Delta truncates a long string's
+   * bounds so that they differ), or the column NULL in all its rows. False whenever it is not proven (no
+   * file list in the checksum, a file without the column's statistics, another snapshot than this JVM's
+   * newest, a collated column): the caller then reads the rows.
+   */
+  public static boolean holdsOnly(SparkSession spark, TableRef ref, long version, String column, Set<String> values) {
+    Optional<List<StatsSkipping.Stats>> files = stringStats(spark, ref, version, column);
+    if (files.isEmpty()) {
+      return false;
+    }
+    for (StatsSkipping.Stats stats : files.get()) {
+      if (stats.allNull(column)) {
+        continue;
+      }
+      String min = text(stats.bound("minValues", column));
+      if (min == null || !min.equals(text(stats.bound("maxValues", column))) || !values.contains(min)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The largest maximum of the string column {@code column} among the statistics of the files the checksum of
+   * {@code ref} at {@code version} lists: a guess of the column's largest value (exact for values Delta does not
+   * truncate, that is up to 32 characters), for work started ahead and checked against the value read; empty
+   * when a file has no such statistic, or under the conditions {@link #holdsOnly} names.
+   */
+  public static Optional<String> largest(SparkSession spark, TableRef ref, long version, String column) {
+    Optional<List<StatsSkipping.Stats>> files = stringStats(spark, ref, version, column);
+    String top = null;
+    for (StatsSkipping.Stats stats : files.orElse(List.of())) {
+      if (stats.allNull(column)) {
+        continue;
+      }
+      String max = text(stats.bound("maxValues", column));
+      if (max == null) {
+        return Optional.empty();
+      }
+      top = top == null || UTF8String.fromString(max).binaryCompare(UTF8String.fromString(top)) > 0 ? max : top;
+    }
+    return Optional.ofNullable(top);
+  }
+
+  /**
+   * The statistics of each file the checksum of {@code ref} at {@code version} (this JVM's newest snapshot) lists,
+   * when {@code column} is a top-level string column without a collation under that exact name; empty otherwise.
+   */
+  private static Optional<List<StatsSkipping.Stats>> stringStats(SparkSession spark, TableRef ref, long version,
+      String column) {
+    try {
+      Optional<LogVersion.Log> log = LogVersion.log(spark, ref);
+      if (log.isEmpty()) {
+        return Optional.empty();
+      }
+      Snapshot s = log.get().log().unsafeVolatileSnapshot();
+      Optional<List<AddFile>> files = s.version() == version ? of(s) : Optional.empty();
+      StructField field = files.isEmpty() ? null : find(s.metadata().schema().fields(), column);
+      if (field == null || !field.dataType().equals(DataTypes.StringType)) {
+        return Optional.empty();
+      }
+      return Optional.of(files.get().stream().map(f -> StatsSkipping.Stats.parse(f.stats())).toList());
+    } catch (Exception | LinkageError e) {
+      return Optional.empty();
+    }
+  }
+
+  private static String text(com.fasterxml.jackson.databind.JsonNode node) {
+    return node == null || !node.isTextual() ? null : node.textValue();
+  }
+
+  private static StructField find(StructField[] fields, String name) {
+    for (StructField f : fields) {
+      if (f.name().equals(name)) {
+        return f;
+      }
+    }
+    return null;
   }
 
   /** The snapshot's files; empty when its checksum does not hold them. */
