@@ -176,7 +176,7 @@ final class ApplyRun {
       RankedChanges.Marks marks = new RankedChanges.Marks(base, probe, ours, change, snapshotId, chunked);
       if (!first.silverRow() && guess.rebuild()) {
         // A first call: into a silver with no row, the ranking runs inside the write of its inserts (FirstWrite).
-        firstWrite = firstWrite(version, pinned.where(base), read, marks, columns, source, guess, first, seen,
+        firstWrite = firstWrite(version, pinned, read, marks, columns, source, guess, first, seen,
             factsExist);
         if (firstWrite.done()) {
           ranked = firstWrite.ranked();
@@ -320,13 +320,15 @@ final class ApplyRun {
    * call's rows fails the call before silver is created, as the ranking's check does on the other path (a silver
    * created for the wrong table would keep that table's columns): proven on the driver from bronze's file
    * statistics when its checksum lists its files ({@link ChecksumFiles#holdsOnly}), otherwise a read of the rows
-   * of other instances, which the files' statistics skip when a file holds only this table's instance. The
+   * of other instances, which the files' statistics skip when a file holds only this table's instance. The same
+   * way, whether a probe row could change the plan ({@link #newerProbe}): when neither can be there, the write
+   * ranks by a window ({@link RankedChanges#observed}, {@code byWindow}), cheaper than the aggregation. The
    * control table's state, which the position's insert asks first, is computed beside the write, and so is the
    * position's file when bronze's checksum gives its likely values ({@link ChecksumFiles#largest}); otherwise, or
    * when the write's statistics give other values, it is written once they are accepted, beside silver's commit.
    * Either way it is committed after silver's commit.
    */
-  private FirstWrite.Outcome firstWrite(long version, Dataset<Row> baseRows, Dataset<Row> read,
+  private FirstWrite.Outcome firstWrite(long version, Dataset<Row> pinned, Dataset<Row> read,
       RankedChanges.Marks marks, BronzeColumns columns, SourceTableInfo source, ApplyPlan guess, ControlRows.Read first,
       SnapshotFacts seen, boolean factsExist) {
     SilverPosition position = first.silver();
@@ -337,15 +339,26 @@ final class ApplyRun {
       // Implied by the line above; in this form Delta's data skipping drops files whose every row has that name.
       others = others.and(col(CdcColumns.CAPTURE_INSTANCE).notEqual(lit(name)));
     }
-    Column otherRows = others;
-    // Proven on the driver when bronze's checksum lists its files and each holds only names of this table (no query).
-    List<Row> other = ChecksumFiles.holdsOnly(spark, bronze, version, CdcColumns.CAPTURE_INSTANCE, names) ? List.of()
-        : label("capture instance", () -> baseRows.where(otherRows).select(CdcColumns.CAPTURE_INSTANCE).limit(1)
-            .collectAsList());
-    if (!other.isEmpty()) {
-      throw SilverErrors.otherCaptureInstance(bronze.text(), other.get(0).getString(0), captureInstance,
-          reader != null);
+    Column otherRows = marks.base().and(others);
+    Column newer = newerProbe(marks, columns, position, seen);
+    // Proven on the driver when bronze's checksum lists its files: each holds only names of this table, and none may
+    // hold a probe row that could change the plan (no query). Otherwise one read for both, which Delta's data skipping
+    // empties when the files' statistics rule both out.
+    boolean othersNone = ChecksumFiles.holdsOnly(spark, bronze, version, CdcColumns.CAPTURE_INSTANCE, names);
+    java.util.Optional<Boolean> newerHeld = othersNone ? ChecksumFiles.mayHold(spark, bronze, version, newer)
+        : java.util.Optional.empty();
+    boolean byWindow;
+    if (newerHeld.isPresent()) {
+      byWindow = !newerHeld.get();
+    } else {
+      Row found = label("capture instance", () -> pinned.where(otherRows.or(newer))
+          .agg(max(when(otherRows, col(CdcColumns.CAPTURE_INSTANCE))), max(when(newer, lit(true)))).first());
+      if (!found.isNullAt(0)) {
+        throw SilverErrors.otherCaptureInstance(bronze.text(), found.getString(0), captureInstance, reader != null);
+      }
+      byWindow = found.isNullAt(1);
     }
+    LOG.debug("{}: the first write ranks by {}", silver, byWindow ? "a window" : "the aggregation");
     ensureSilver(columns);
     // The control table's state, for the new row's insert prepared beside the write: none needed when its checksum
     // lists its files and the insert's path applies (its read of them by their statistics is the driver's then).
@@ -361,7 +374,7 @@ final class ApplyRun {
     try {
       ApplyPlan[] decided = {null};
       FirstWrite.Outcome out = label("first write", () -> FirstWrite.run(spark, silver,
-          () -> RankedChanges.observed(read, marks, columns), r -> {
+          () -> RankedChanges.observed(read, marks, columns, byWindow), r -> {
             if (r.otherInstance() != null) {
               throw SilverErrors.otherCaptureInstance(bronze.text(), r.otherInstance(), captureInstance,
                   reader != null);
@@ -418,6 +431,21 @@ final class ApplyRun {
 
   private <T> T label(String step, java.util.function.Supplier<T> work) {
     return JobLabel.of(spark, silver.text(), step, work);
+  }
+
+  /**
+   * The probe rows that could change a first write's plan: chunk rows, and rows of a whole snapshot newer than the
+   * ones the facts and the position know (an older or known one leaves {@link ApplyPlan#decide} as it is). Written
+   * so that Delta's data skipping rules them out by the files' statistics ({@code _snapshot}, {@code _start_lsn},
+   * {@code _chunk}).
+   */
+  private static Column newerProbe(RankedChanges.Marks marks, BronzeColumns columns, SilverPosition position,
+      SnapshotFacts seen) {
+    String known = Lsns.max(seen.newest(), position.snapshotLsn());
+    Column lsn = col(CdcColumns.START_LSN);
+    Column newerWhole = known == null ? lit(true) : !columns.hasSnapshot() ? lsn.gt(lit(known))
+        : col(CdcColumns.SNAPSHOT).gt(lit(known)).or(col(CdcColumns.SNAPSHOT).isNull().and(lsn.gt(lit(known))));
+    return marks.probe().and(columns.hasChunk() ? col(CdcColumns.CHUNK).isNotNull().or(newerWhole) : newerWhole);
   }
 
   /** Which bronze rows {@code plan} applies (besides new waves). */

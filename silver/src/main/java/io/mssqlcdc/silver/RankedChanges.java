@@ -50,6 +50,9 @@ final class RankedChanges implements AutoCloseable {
   static final String TOP = "_mssql_cdc_top";
   static final String WHOLE = "_mssql_cdc_whole";
   static final String CHUNKS = "_mssql_cdc_chunks";
+  private static final String APPLIED = "_mssql_cdc_applied";
+  private static final String CHANGED = "_mssql_cdc_changed";
+  private static final String RANK = "_mssql_cdc_rank";
   private static final int KEY_STATS = 5;
   /**
    * The most compressed bytes, and rows by the files' statistics, of bronze files a ranking may read to be
@@ -147,37 +150,80 @@ final class RankedChanges implements AutoCloseable {
    * ({@link FirstWrite}): {@link Observed#inserts()} is what an insert-only MERGE of {@link #latest()}
    * would insert, and {@link Observed#ranked} gives the statistics once the write has run (no key
    * ranges: an insert-only write has nothing to prune).
+   *
+   * <p>{@code byWindow}: the caller has ruled out, before the write, the rows whose statistics a window
+   * cannot keep: another table's capture instance, and probe rows that could change the plan (a whole
+   * snapshot newer than the ones known, chunk rows). The latest image of each key is then taken by
+   * {@code row_number()} over its rows in the same order (applied rows first, then {@link ImageOrder}'s,
+   * descending with NULL lowest, as the struct's {@code max_by} compares), filtered to the first: Spark keeps
+   * only each key's first row before the shuffle and sorts once ({@code WindowGroupLimit}), where the
+   * aggregation sorts on both sides of it. The statistics are observed on the ranked rows: the newest change
+   * applied is the newest of the keys' first rows (a key's applied rows are its changes, or a snapshot's
+   * rows at S and its changes after S), the other instance, whole snapshot and chunk rows are none.
    */
-  static Observed observed(Dataset<Row> rows, Marks marks, BronzeColumns columns) {
+  static Observed observed(Dataset<Row> rows, Marks marks, BronzeColumns columns, boolean byWindow) {
     Observation o = new Observation("mssql_cdc_ranking_" + UUID.randomUUID().toString().replace("-", ""));
-    List<Column> aggs = new ArrayList<>();
-    List<Column> stats = statistics(columns, false);
-    for (int i = 0; i < stats.size(); i++) {
-      aggs.add(stats.get(i).as("s" + i));
-    }
     Dataset<Row> perKey = perKey(rows, marks, null, columns);
-    return new Observed(perKey, perKey.observe(o, aggs.get(0), aggs.subList(1, aggs.size()).toArray(Column[]::new)),
-        o, columns);
-  }
-
-  /** A ranking whose statistics are observed: see {@link #observed}. */
-  record Observed(Dataset<Row> perKey, Dataset<Row> watched, Observation observation, BronzeColumns columns) {
-    /**
-     * The rows an insert-only MERGE of the latest images would insert (not a delete), silver's columns by
-     * name, from the observed ranking.
-     */
-    Dataset<Row> inserts() {
+    if (!byWindow) {
+      List<Column> aggs = new ArrayList<>();
+      List<Column> stats = statistics(columns, false);
+      for (int i = 0; i < stats.size(); i++) {
+        aggs.add(stats.get(i).as("s" + i));
+      }
+      Dataset<Row> watched = perKey.observe(o, aggs.get(0), aggs.subList(1, aggs.size()).toArray(Column[]::new));
       List<Column> out = new ArrayList<>();
       for (String c : columns.written()) {
         out.add(col(LATEST + "." + MergeRules.quote(c)).as(c));
       }
-      return watched.where(col(LATEST).isNotNull()
-          .and(not(col(LATEST + "." + CdcColumns.OPERATION).isin(1, 3)))).select(out.toArray(Column[]::new));
+      return new Observed(perKey, watched.where(col(LATEST).isNotNull()
+          .and(not(col(LATEST + "." + CdcColumns.OPERATION).isin(1, 3)))).select(out.toArray(Column[]::new)),
+          o, columns, false);
     }
+    Column applied = coalesce(marks.base().and(marks.ours()), lit(false));
+    java.util.LinkedHashSet<String> needed = new java.util.LinkedHashSet<>(columns.keys());
+    needed.addAll(columns.written());
+    List<ImageOrder.SortKey> order = ImageOrder.newestFirst(columns.hasCommandId());
+    for (ImageOrder.SortKey k : order) {
+      needed.add(k.column());
+    }
+    List<Column> input = new ArrayList<>();
+    for (String c : needed) {
+      input.add(col(MergeRules.quote(c)));
+    }
+    input.add(applied.as(APPLIED));
+    input.add(coalesce(applied.and(marks.change()), lit(false)).as(CHANGED));
+    List<Column> sort = new ArrayList<>(List.of(col(APPLIED).desc()));
+    for (ImageOrder.SortKey k : order) {
+      sort.add(col(MergeRules.quote(k.column())).desc_nulls_last());
+    }
+    org.apache.spark.sql.expressions.WindowSpec w = org.apache.spark.sql.expressions.Window
+        .partitionBy(columns.keys().stream().map(k -> col(MergeRules.quote(k))).toArray(Column[]::new))
+        .orderBy(sort.toArray(Column[]::new));
+    Dataset<Row> first = rows.select(input.toArray(Column[]::new))
+        .withColumn(RANK, org.apache.spark.sql.functions.row_number().over(w)).where(col(RANK).equalTo(1));
+    Dataset<Row> watched = first.observe(o, max(when(col(CHANGED), col(CdcColumns.START_LSN))).as("s1"),
+        count(when(col(APPLIED), lit(1))).as("s2"));
+    List<Column> out = new ArrayList<>();
+    for (String c : columns.written()) {
+      out.add(col(MergeRules.quote(c)).as(c));
+    }
+    return new Observed(perKey, watched.where(col(APPLIED).and(not(col(CdcColumns.OPERATION).isin(1, 3))))
+        .select(out.toArray(Column[]::new)), o, columns, true);
+  }
 
+  /**
+   * A ranking whose statistics are observed: see {@link #observed}. {@code inserts}: the rows an insert-only
+   * MERGE of the latest images would insert (not a delete), silver's columns by name, from the observed ranking.
+   */
+  record Observed(Dataset<Row> perKey, Dataset<Row> inserts, Observation observation, BronzeColumns columns,
+      boolean byWindow) {
     /** The statistics, once a write ran {@link #inserts()} ({@code stats}: the observation's row). */
     RankedChanges ranked(Row stats) {
-      return new RankedChanges(perKey, stats, columns, false, null);
+      Row row = !byWindow ? stats : new org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema(
+          new Object[] {null, stats.isNullAt(0) ? null : stats.getString(0), stats.getLong(1), null, 0L},
+          new org.apache.spark.sql.types.StructType().add("s0", "string").add("s1", "string").add("s2", "long")
+              .add("s3", "string").add("s4", "long"));
+      return new RankedChanges(perKey, row, columns, false, null);
     }
   }
 

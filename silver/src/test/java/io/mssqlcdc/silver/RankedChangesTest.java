@@ -166,4 +166,55 @@ class RankedChangesTest {
       assertThat(driver.keysApplied()).isEqualTo(spark.keysApplied()).isEqualTo(5);
     }
   }
+
+  /**
+   * A first write's two rankings ({@link RankedChanges#observed}): the window over each key's rows (when other
+   * instances and plan-changing probe rows are ruled out) gives the same inserts and statistics as the
+   * aggregation, over random rows: ties of {@code _start_lsn} broken by {@code _command_id} (NULL lowest),
+   * {@code _seqval} and {@code _operation}, before and after images, deletes, snapshot rows applied (a rebuild
+   * from S) and probe rows not applied.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void theWindowRanksAsTheAggregation(boolean fromSnapshot) throws Exception {
+    java.util.Random random = new java.util.Random(fromSnapshot ? 77 : 78);
+    List<Row> rows = new ArrayList<>();
+    int s = 500;
+    for (int id = 0; id < 40; id++) {
+      if (fromSnapshot && random.nextInt(4) > 0) {
+        rows.add(snapshot(s, id, "s" + id, null));
+      }
+      int n = random.nextInt(5);
+      for (int i = 0; i < n; i++) {
+        int lsn = (fromSnapshot ? s : 0) + 1 + random.nextInt(6);
+        int op = 1 + random.nextInt(4);
+        Integer command = random.nextInt(3) == 0 ? null : random.nextInt(3);
+        rows.add(change("dbo_orders", lsn, random.nextInt(4), op, command, id, "n" + id + "-" + i));
+      }
+    }
+    // A snapshot row older than S: a probe row the plan does not apply.
+    rows.add(snapshot(100, 99, "old", null));
+    Dataset<Row> df = SPARK.createDataFrame(rows, BRONZE);
+    BronzeColumns columns = BronzeColumns.of(BRONZE, "bronze", List.of("id"));
+    Column ours = lower(col(CdcColumns.CAPTURE_INSTANCE)).isin("dbo_orders");
+    Column op = col(CdcColumns.OPERATION);
+    Column lsnCol = col(CdcColumns.START_LSN);
+    Column change = op.notEqual(0);
+    Column base = !fromSnapshot ? change : change.and(lsnCol.gt(lit(lsn(s))))
+        .or(op.equalTo(0).and(col(CdcColumns.SNAPSHOT).equalTo(lit(lsn(s)))));
+    Column probe = ours.and(op.equalTo(0));
+    RankedChanges.Marks marks = new RankedChanges.Marks(base, probe, ours, change, col(CdcColumns.SNAPSHOT),
+        col(CdcColumns.CHUNK).isNotNull());
+    Dataset<Row> read = df.where(base.or(probe));
+    Map<Boolean, List<String>> inserts = new TreeMap<>();
+    Map<Boolean, List<Object>> stats = new TreeMap<>();
+    for (boolean byWindow : new boolean[] {false, true}) {
+      RankedChanges.Observed o = RankedChanges.observed(read, marks, columns, byWindow);
+      inserts.put(byWindow, o.inserts().collectAsList().stream().map(Row::toString).sorted().toList());
+      RankedChanges r = o.ranked(io.mssqlcdc.sink.tables.Observed.within(o.observation(), 60).orElseThrow());
+      stats.put(byWindow, java.util.Arrays.asList(r.otherInstance(), r.top(), r.keysApplied()));
+    }
+    assertThat(inserts.get(true)).isNotEmpty().isEqualTo(inserts.get(false));
+    assertThat(stats.get(true)).isEqualTo(stats.get(false));
+  }
 }

@@ -63,6 +63,11 @@ class ResnapshotRebuildTest {
     assertThat(fromBronze.rebuilt()).as("the re-snapshot's rows in bronze").isTrue();
     assertThat(SilverFixture.rows(blind, "order_id", COLUMNS)).isEqualTo(f.table("order_id", COLUMNS));
     assertThat(fromBronze.appliedLsn()).isEqualTo(rebuilt.appliedLsn());
+    // A first call into a new silver without the facts: the re-snapshot's rows in bronze decide its plan (its
+    // write ranks by the aggregation, which sees them, not by the window).
+    String fresh = f.silver("fresh_without_facts");
+    assertThat(f.apply(fresh, "dbo_orders").factsTable(null).run().appliedLsn()).isEqualTo(rebuilt.appliedLsn());
+    assertThat(SilverFixture.rows(fresh, "order_id", COLUMNS)).isEqualTo(f.table("order_id", COLUMNS));
 
     // The table is emptied, and those deletes are purged too: the re-snapshot reads no row and writes
     // none to bronze; only its facts row tells silver to rebuild.

@@ -68,6 +68,37 @@ public final class ChecksumFiles {
   }
 
   /**
+   * Whether a file of {@code ref} at {@code version} may hold a row for which {@code predicate} holds, read on the
+   * driver from the statistics of the files its checksum lists ({@link StatsSkipping}: conservative, a file is
+   * ruled out only when its bounds prove that no row matches); empty when the checksum does not list them or
+   * {@code version} is not this JVM's newest snapshot: the caller then reads the rows.
+   */
+  public static Optional<Boolean> mayHold(SparkSession spark, TableRef ref, long version,
+      org.apache.spark.sql.Column predicate) {
+    try {
+      Optional<LogVersion.Log> log = LogVersion.log(spark, ref);
+      if (log.isEmpty()) {
+        return Optional.empty();
+      }
+      Snapshot s = log.get().log().unsafeVolatileSnapshot();
+      Optional<List<AddFile>> files = s.version() == version ? of(s) : Optional.empty();
+      if (files.isEmpty()) {
+        return Optional.empty();
+      }
+      org.apache.spark.sql.catalyst.expressions.Expression e = KeyedRewrite.resolved(spark, s.metadata().schema(),
+          predicate);
+      for (AddFile f : files.get()) {
+        if (StatsSkipping.mayMatch(e, StatsSkipping.Stats.parse(f.stats()))) {
+          return Optional.of(true);
+        }
+      }
+      return Optional.of(false);
+    } catch (Exception | LinkageError e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
    * The largest maximum of the string column {@code column} among the statistics of the files the checksum of
    * {@code ref} at {@code version} lists: a guess of the column's largest value (exact for values Delta does not
    * truncate, that is up to 32 characters), for work started ahead and checked against the value read; empty

@@ -17,6 +17,7 @@ import org.apache.spark.sql.catalyst.expressions.EqualTo;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.GreaterThan;
 import org.apache.spark.sql.catalyst.expressions.GreaterThanOrEqual;
+import org.apache.spark.sql.catalyst.expressions.IsNotNull;
 import org.apache.spark.sql.catalyst.expressions.IsNull;
 import org.apache.spark.sql.catalyst.expressions.LessThan;
 import org.apache.spark.sql.catalyst.expressions.LessThanOrEqual;
@@ -39,8 +40,8 @@ import org.apache.spark.unsafe.types.UTF8String;
  * Whether a Delta file may hold a row satisfying a predicate, from the file's statistics (its
  * {@code stats} JSON: {@code minValues}, {@code maxValues}, {@code nullCount}), on the driver: what
  * Delta's data skipping answers with a Spark job over the table's state, for the predicates a keyed
- * MERGE prunes by (comparisons of top-level columns with literals, {@code IS NULL}, {@code AND},
- * {@code OR}). Conservative: whatever it cannot read (no statistics, a missing bound, a type or
+ * MERGE prunes by (comparisons of top-level columns with literals, {@code IS NULL}, {@code IS NOT NULL},
+ * {@code AND}, {@code OR}). Conservative: whatever it cannot read (no statistics, a missing bound, a type or
  * expression it does not know, a value it cannot parse) may match, so a file is skipped only when its
  * bounds prove that no row can.
  *
@@ -110,6 +111,9 @@ final class StatsSkipping {
     if (e instanceof IsNull n && n.child() instanceof AttributeReference a) {
       JsonNode count = stats.bound("nullCount", a.name());
       return count == null || !count.canConvertToLong() || count.asLong() > 0;
+    }
+    if (e instanceof IsNotNull n && n.child() instanceof AttributeReference a) {
+      return !stats.allNull(a.name());
     }
     if (e instanceof BinaryComparison c && !(e instanceof EqualNullSafe)) {
       return compared(c, stats);

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link ChecksumFiles#holdsOnly}: proven from the files' statistics only when every file's bounds are one
  * of the values (or the column NULL throughout), never for a file that mixes values, a name Delta's
  * 32-character prefix truncates, a value that differs only by case, or another version than the newest;
- * {@link ChecksumFiles#largest}: the largest maximum.
+ * {@link ChecksumFiles#largest}: the largest maximum; {@link ChecksumFiles#mayHold}: a predicate ruled out by
+ * the bounds.
  */
 @Tag("spark")
 class ChecksumFilesTest {
@@ -57,6 +58,20 @@ class ChecksumFilesTest {
     assertThat(ChecksumFiles.holdsOnly(spark, ref, v3, COLUMN, Set.of("dbo_t", "dbo_t2"))).as("a mixed file")
         .isFalse();
     assertThat(ChecksumFiles.largest(spark, ref, v3, COLUMN)).contains("zzz");
+
+    // mayHold: ruled out by every file's bounds, or not; unknown for another version.
+    org.apache.spark.sql.Column id = org.apache.spark.sql.functions.col("id");
+    assertThat(ChecksumFiles.mayHold(spark, ref, v3, id.equalTo(100))).contains(false);
+    assertThat(ChecksumFiles.mayHold(spark, ref, v3, id.equalTo(5))).contains(true);
+    assertThat(ChecksumFiles.mayHold(spark, ref, v3, id.gt(3).and(org.apache.spark.sql.functions.col(COLUMN)
+        .isNotNull()))).as("ids 4 and 5 only in the file of NULLs, 6 and 7 beside names").contains(true);
+    assertThat(ChecksumFiles.mayHold(spark, ref, v2, id.gt(3).and(org.apache.spark.sql.functions.col(COLUMN)
+        .isNotNull()))).as("not the newest version").isEmpty();
+    String p2 = tmp.resolve("nulls").toString();
+    append(p2, "(NULL, 4), (NULL, 5)");
+    TableRef ref2 = TableRef.of(p2);
+    assertThat(ChecksumFiles.mayHold(spark, ref2, DeltaTables.version(spark, ref2),
+        org.apache.spark.sql.functions.col(COLUMN).isNotNull())).as("a column NULL throughout").contains(false);
   }
 
   @Test
