@@ -334,8 +334,11 @@ final class ApplyRun {
     SilverPosition position = first.silver();
     java.util.Set<String> names = new java.util.LinkedHashSet<>(source.instancesLower());
     names.add(captureInstance);
+    // Names matched exactly only when ASCII: Spark's lower() of other characters follows the JVM's locale (or ICU),
+    // Java's lower case of the names here does not, so an exact match could pass a row the call's own test rejects.
+    boolean ascii = names.stream().allMatch(n -> n.chars().allMatch(c -> c < 128));
     Column others = not(lower(col(CdcColumns.CAPTURE_INSTANCE)).isin(source.instancesLower().toArray()));
-    for (String name : names) {
+    for (String name : ascii ? names : java.util.Set.<String>of()) {
       // Implied by the line above; in this form Delta's data skipping drops files whose every row has that name.
       others = others.and(col(CdcColumns.CAPTURE_INSTANCE).notEqual(lit(name)));
     }
@@ -344,7 +347,7 @@ final class ApplyRun {
     // Proven on the driver when bronze's checksum lists its files: each holds only names of this table, and none may
     // hold a probe row that could change the plan (no query). Otherwise one read for both, which Delta's data skipping
     // empties when the files' statistics rule both out.
-    boolean othersNone = ChecksumFiles.holdsOnly(spark, bronze, version, CdcColumns.CAPTURE_INSTANCE, names);
+    boolean othersNone = ascii && ChecksumFiles.holdsOnly(spark, bronze, version, CdcColumns.CAPTURE_INSTANCE, names);
     java.util.Optional<Boolean> newerHeld = othersNone ? ChecksumFiles.mayHold(spark, bronze, version, newer)
         : java.util.Optional.empty();
     boolean byWindow;
@@ -366,8 +369,10 @@ final class ApplyRun {
         : StateWarmup.start(spark, control, JobLabel.text(silver.text(), "position: the control table's state, ahead"));
     // The position's likely values, the newest change taken as bronze's largest _start_lsn in its checksum's
     // statistics: its file written beside the write, kept when the write's statistics give the same row.
+    // Not while the control table's state is computed: the preparation would compute it a second time.
     Recorded[] started = {null};
-    ChecksumFiles.largest(spark, bronze, version, CdcColumns.START_LSN).ifPresent(top -> {
+    (controlState == StateWarmup.NONE ? ChecksumFiles.largest(spark, bronze, version, CdcColumns.START_LSN)
+        : java.util.Optional.<String>empty()).ifPresent(top -> {
       started[0] = recorded(guess, top, first);
       positionAhead = startPosition(started[0], first);
     });
@@ -389,6 +394,7 @@ final class ApplyRun {
             Recorded known = recorded(decided[0], r.top(), first);
             if (started[0] == null || !known.sameRow(started[0])) {
               positionAhead.abandon(WARMUP_WAIT_SECONDS);
+              controlState.await(WARMUP_WAIT_SECONDS);
               positionAhead = startPosition(known, first);
             }
             return true;

@@ -159,7 +159,9 @@ final class RankedChanges implements AutoCloseable {
    * only each key's first row before the shuffle and sorts once ({@code WindowGroupLimit}), where the
    * aggregation sorts on both sides of it. The statistics are observed on the ranked rows: the newest change
    * applied is the newest of the keys' first rows (a key's applied rows are its changes, or a snapshot's
-   * rows at S and its changes after S), the other instance, whole snapshot and chunk rows are none.
+   * rows at S and its changes after S), the other instance, whole snapshot and chunk rows are none. That rests on
+   * the caller's proof that no chunk row is there: a chunk row is stamped at its wave, after S, and as a key's
+   * first row it would hide the key's newer changes from that statistic.
    */
   static Observed observed(Dataset<Row> rows, Marks marks, BronzeColumns columns, boolean byWindow) {
     Observation o = new Observation("mssql_cdc_ranking_" + UUID.randomUUID().toString().replace("-", ""));

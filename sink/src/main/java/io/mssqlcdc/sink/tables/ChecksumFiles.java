@@ -48,7 +48,7 @@ public final class ChecksumFiles {
    * each file's minimum and maximum equal and among {@code values} (Delta truncates a long string's
    * bounds so that they differ), or the column NULL in all its rows. False whenever it is not proven (no
    * file list in the checksum, a file without the column's statistics, another snapshot than this JVM's
-   * newest, a collated column): the caller then reads the rows.
+   * newest, a collated column, a table with column mapping): the caller then reads the rows.
    */
   public static boolean holdsOnly(SparkSession spark, TableRef ref, long version, String column, Set<String> values) {
     Optional<List<StatsSkipping.Stats>> files = stringStats(spark, ref, version, column);
@@ -70,8 +70,9 @@ public final class ChecksumFiles {
   /**
    * Whether a file of {@code ref} at {@code version} may hold a row for which {@code predicate} holds, read on the
    * driver from the statistics of the files its checksum lists ({@link StatsSkipping}: conservative, a file is
-   * ruled out only when its bounds prove that no row matches); empty when the checksum does not list them or
-   * {@code version} is not this JVM's newest snapshot: the caller then reads the rows.
+   * ruled out only when its bounds prove that no row matches); empty when the checksum does not list them,
+   * {@code version} is not this JVM's newest snapshot or the table maps its columns: the caller then reads the
+   * rows.
    */
   public static Optional<Boolean> mayHold(SparkSession spark, TableRef ref, long version,
       org.apache.spark.sql.Column predicate) {
@@ -81,7 +82,7 @@ public final class ChecksumFiles {
         return Optional.empty();
       }
       Snapshot s = log.get().log().unsafeVolatileSnapshot();
-      Optional<List<AddFile>> files = s.version() == version ? of(s) : Optional.empty();
+      Optional<List<AddFile>> files = s.version() == version && unmapped(s) ? of(s) : Optional.empty();
       if (files.isEmpty()) {
         return Optional.empty();
       }
@@ -132,7 +133,7 @@ public final class ChecksumFiles {
         return Optional.empty();
       }
       Snapshot s = log.get().log().unsafeVolatileSnapshot();
-      Optional<List<AddFile>> files = s.version() == version ? of(s) : Optional.empty();
+      Optional<List<AddFile>> files = s.version() == version && unmapped(s) ? of(s) : Optional.empty();
       StructField field = files.isEmpty() ? null : find(s.metadata().schema().fields(), column);
       if (field == null || !field.dataType().equals(DataTypes.StringType)) {
         return Optional.empty();
@@ -141,6 +142,14 @@ public final class ChecksumFiles {
     } catch (Exception | LinkageError e) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * Whether the snapshot's statistics are keyed by its columns' names: with column mapping they are keyed by
+   * physical names, which a rename can make another column's logical name.
+   */
+  private static boolean unmapped(Snapshot s) {
+    return s.metadata().columnMappingMode() == org.apache.spark.sql.delta.NoMapping$.MODULE$;
   }
 
   private static String text(com.fasterxml.jackson.databind.JsonNode node) {

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@link ChecksumFiles#holdsOnly}: proven from the files' statistics only when every file's bounds are one
  * of the values (or the column NULL throughout), never for a file that mixes values, a name Delta's
- * 32-character prefix truncates, a value that differs only by case, or another version than the newest;
+ * 32-character prefix truncates, a value that differs only by case, another version than the newest, or a
+ * table with column mapping (statistics keyed by physical names);
  * {@link ChecksumFiles#largest}: the largest maximum; {@link ChecksumFiles#mayHold}: a predicate ruled out by
  * the bounds.
  */
@@ -86,5 +87,18 @@ class ChecksumFilesTest {
     TableRef ref2 = TableRef.of(p2);
     assertThat(ChecksumFiles.holdsOnly(spark, ref2, DeltaTables.version(spark, ref2), COLUMN,
         Set.of("dbo_exactly_32_characters_long__"))).isTrue();
+  }
+
+  @Test
+  void notReadWithColumnMapping() {
+    String p = tmp.resolve("mapped").toString();
+    spark.sql("CREATE TABLE delta.`" + p + "` (" + COLUMN + " STRING, id INT) USING delta"
+        + " TBLPROPERTIES ('delta.columnMapping.mode' = 'name')");
+    append(p, "('dbo_t', 1)");
+    TableRef ref = TableRef.of(p);
+    long v = DeltaTables.version(spark, ref);
+    assertThat(ChecksumFiles.holdsOnly(spark, ref, v, COLUMN, Set.of("dbo_t"))).isFalse();
+    assertThat(ChecksumFiles.largest(spark, ref, v, COLUMN)).isEmpty();
+    assertThat(ChecksumFiles.mayHold(spark, ref, v, org.apache.spark.sql.functions.col("id").equalTo(7))).isEmpty();
   }
 }
