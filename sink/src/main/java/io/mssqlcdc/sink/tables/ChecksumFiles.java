@@ -77,18 +77,13 @@ public final class ChecksumFiles {
   public static Optional<Boolean> mayHold(SparkSession spark, TableRef ref, long version,
       org.apache.spark.sql.Column predicate) {
     try {
-      Optional<LogVersion.Log> log = LogVersion.log(spark, ref);
-      if (log.isEmpty()) {
+      Optional<Listed> listed = listed(spark, ref, version);
+      if (listed.isEmpty()) {
         return Optional.empty();
       }
-      Snapshot s = log.get().log().unsafeVolatileSnapshot();
-      Optional<List<AddFile>> files = s.version() == version && unmapped(s) ? of(s) : Optional.empty();
-      if (files.isEmpty()) {
-        return Optional.empty();
-      }
-      org.apache.spark.sql.catalyst.expressions.Expression e = KeyedRewrite.resolved(spark, s.metadata().schema(),
-          predicate);
-      for (AddFile f : files.get()) {
+      org.apache.spark.sql.catalyst.expressions.Expression e = KeyedRewrite.resolved(spark,
+          listed.get().snapshot().metadata().schema(), predicate);
+      for (AddFile f : listed.get().files()) {
         if (StatsSkipping.mayMatch(e, StatsSkipping.Stats.parse(f.stats()))) {
           return Optional.of(true);
         }
@@ -128,20 +123,33 @@ public final class ChecksumFiles {
   private static Optional<List<StatsSkipping.Stats>> stringStats(SparkSession spark, TableRef ref, long version,
       String column) {
     try {
-      Optional<LogVersion.Log> log = LogVersion.log(spark, ref);
-      if (log.isEmpty()) {
-        return Optional.empty();
-      }
-      Snapshot s = log.get().log().unsafeVolatileSnapshot();
-      Optional<List<AddFile>> files = s.version() == version && unmapped(s) ? of(s) : Optional.empty();
-      StructField field = files.isEmpty() ? null : find(s.metadata().schema().fields(), column);
+      Optional<Listed> listed = listed(spark, ref, version);
+      StructField field = listed.isEmpty() ? null
+          : find(listed.get().snapshot().metadata().schema().fields(), column);
       if (field == null || !field.dataType().equals(DataTypes.StringType)) {
         return Optional.empty();
       }
-      return Optional.of(files.get().stream().map(f -> StatsSkipping.Stats.parse(f.stats())).toList());
+      return Optional.of(listed.get().files().stream().map(f -> StatsSkipping.Stats.parse(f.stats())).toList());
     } catch (Exception | LinkageError e) {
       return Optional.empty();
     }
+  }
+
+  /** A snapshot and the files its checksum lists. */
+  private record Listed(Snapshot snapshot, List<AddFile> files) {}
+
+  /**
+   * This JVM's newest snapshot of {@code ref} with the files its checksum lists, when it is {@code version} and
+   * its statistics are keyed by column names; empty otherwise.
+   */
+  private static Optional<Listed> listed(SparkSession spark, TableRef ref, long version) throws Exception {
+    Optional<LogVersion.Log> log = LogVersion.log(spark, ref);
+    if (log.isEmpty()) {
+      return Optional.empty();
+    }
+    Snapshot s = log.get().log().unsafeVolatileSnapshot();
+    Optional<List<AddFile>> files = s.version() == version && unmapped(s) ? of(s) : Optional.empty();
+    return files.map(f -> new Listed(s, f));
   }
 
   /**
