@@ -8,6 +8,7 @@ import io.mssqlcdc.bench.Comparison;
 import io.mssqlcdc.bench.Comparison.Sample;
 import io.mssqlcdc.bench.Figure;
 import io.mssqlcdc.bench.Fixture;
+import io.mssqlcdc.bench.HeldRowsSource;
 import io.mssqlcdc.bench.SparkRuns;
 import io.mssqlcdc.connector.stream.BatchEvents;
 import io.mssqlcdc.connector.stream.BatchReport;
@@ -86,13 +87,25 @@ public final class SourceReadCase implements BenchCase {
       bytes.set(report.bytesRead());
       return new Sample(r.nanos(), r.rows(), runChecks(ctx, r, Map.of("partitions", report.partitionsRead())));
     });
+    String held = HeldRowsSource.hold("source " + shortLabel, spark.read().parquet(parquet.toString()));
+    variants.put("held rows", rep -> {
+      SparkRuns.StreamRun r = SparkRuns.availableNowToNoop(
+          spark.readStream().format(HeldRowsSource.class.getName()).options(HeldRowsSource.options(held, 2)).load(),
+          ctx.scratch("ckpt"));
+      return new Sample(r.nanos(), r.rows(), runChecks(ctx, r, Map.of()));
+    });
     variants.put("parquet stream", rep -> {
       SparkRuns.StreamRun r = SparkRuns.availableNowToNoop(
           spark.readStream().schema(schema).parquet(parquet.toString()), ctx.scratch("ckpt"));
       return new Sample(r.nanos(), r.rows(), runChecks(ctx, r, Map.of()));
     });
     io.mssqlcdc.bench.Log.info("case 1 source read, %s: %,d rows", label, f.rows());
-    Map<String, List<Sample>> s = Comparison.run(ctx.config().warmups(), ctx.config().reps(), variants);
+    Map<String, List<Sample>> s;
+    try {
+      s = Comparison.run(ctx.config().warmups(), ctx.config().reps(), variants);
+    } finally {
+      HeldRowsSource.release(held);
+    }
     List<String> columns = Arrays.asList(schema.fieldNames());
     Map<String, Object> checks = new LinkedHashMap<>();
     checks.put("fixtureRows", (long) f.rows());
@@ -100,6 +113,7 @@ public final class SourceReadCase implements BenchCase {
     checks.put("parquet", Checksums.of(spark.read().parquet(parquet.toString()), columns));
     checks.put("rowsPerRun.mssql_cdc", s.get("mssql_cdc").stream().map(Sample::units).toList());
     checks.put("rowsPerRun.parquet stream", s.get("parquet stream").stream().map(Sample::units).toList());
+    checks.put("rowsPerRun.held rows", s.get("held rows").stream().map(Sample::units).toList());
     boolean atScale = f.rows() >= (long) BATCH_TARGET_SCALE * defaultRows;
     Figure main = figure("1 source", label, f, s, "mssql_cdc", "parquet", "Parquet -> noop",
         bytes.get(), atScale ? TARGET_BATCH : null, checks);
@@ -109,7 +123,7 @@ public final class SourceReadCase implements BenchCase {
           BATCH_TARGET_SCALE), null);
     }
     Map<String, Object> details = new LinkedHashMap<>();
-    for (String v : List.of("mssql_cdc", "parquet stream")) {
+    for (String v : List.of("mssql_cdc", "parquet stream", "held rows")) {
       details.put("seconds." + v, s.get(v).stream().map(Sample::seconds).toList());
       details.put("phaseMillis." + v, s.get(v).stream().map(x -> x.checks().get("phaseMillis")).toList());
       details.put("jobs." + v, s.get(v).stream().map(x -> x.checks().get("jobs")).toList());
@@ -129,7 +143,22 @@ public final class SourceReadCase implements BenchCase {
         "Spark's own streaming file source over the same Parquet against the batch read: what streaming these rows"
             + " costs Spark's own source at this size (a limit line)",
         Map.of(), Map.of());
-    return List.of(main, streamed, fileStream);
+    Figure floorStream = Figure.compared("1 source", shortLabel + ": limit, rows held in memory vs Parquet as a streaming source",
+        "rows/s", Comparison.rates(s.get("held rows")), "Parquet file stream, AvailableNow -> noop",
+        Comparison.rates(s.get("parquet stream")), null,
+        "the same rows served from the JVM's memory by a source whose reader costs nothing per row, timed like the"
+            + " candidate: what any row source reaches through Spark's micro-batch stream here (a limit line: a stream"
+            + " target above it is out of any source's reach)", Map.of(), Map.of());
+    Figure floorBatch = Figure.compared("1 source", shortLabel + ": limit, rows held in memory vs the batch read",
+        "rows/s", Comparison.rates(s.get("held rows")), "Parquet -> noop", Comparison.rates(s.get("parquet")), null,
+        "the zero-cost row source's stream against the batch Parquet read (a limit line for the batch target)",
+        Map.of(), Map.of());
+    Figure ownShare = Figure.compared("1 source", shortLabel + ": the source vs rows held in memory", "rows/s",
+        Comparison.rates(s.get("mssql_cdc")), "rows held in memory, AvailableNow -> noop",
+        Comparison.rates(s.get("held rows")), null,
+        "the candidate against the zero-cost row source on the same rows: the source's own share (reading the fake,"
+            + " building the rows, its per-batch statements)", Map.of(), Map.of());
+    return List.of(main, streamed, fileStream, floorStream, floorBatch, ownShare);
   }
 
   /** The median of the runs' Spark jobs (every job a run started, to its end), as text. */
