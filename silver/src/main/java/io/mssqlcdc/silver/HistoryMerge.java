@@ -24,8 +24,8 @@ final class HistoryMerge {
 
   /**
    * MERGEs the version rows (one commit): a row matched on {@code (key, __from_lsn)} (a current
-   * version closed or updated in place; or, on a replay, the same version) is overwritten, any other
-   * inserted. Idempotent: the same rows MERGEd twice give the same table.
+   * version closed or updated in place; or, on a replay, the same version) is overwritten, or deleted when the
+   * row says it goes ({@link HistoryVersions#DROP}), any other inserted (one that goes: never). Idempotent: the same rows MERGEd twice give the same table.
    *
    * @param empty the history held no row when the call read it (its first call): insert only
    *
@@ -38,11 +38,13 @@ final class HistoryMerge {
     all.addAll(HistoryTable.COLUMNS);
     DeltaMergeBuilder m = DeltaTables.table(spark, history).as(MergeRules.TARGET)
         .merge(versions.as(MergeRules.SOURCE), expr(on));
+    String drop = "s." + HistoryVersions.DROP;
     if (!empty) {
-      m = m.whenMatched().updateExpr(MergeRules.assignments(all));
+      // A version a later call found was never there (HistoryRules.Version#drop) is deleted; a replay finds it gone.
+      m = m.whenMatched(expr(drop)).delete().whenMatched().updateExpr(MergeRules.assignments(all));
     }
     // Into an empty history nothing matches: without the matched clause Delta takes its insert-only path (no source
     // materialization, no rewrite), and the MERGE still inserts no version twice if another call got there first.
-    return m.whenNotMatched().insertExpr(MergeRules.assignments(all)).execute().first();
+    return m.whenNotMatched(expr("NOT " + drop)).insertExpr(MergeRules.assignments(all)).execute().first();
   }
 }

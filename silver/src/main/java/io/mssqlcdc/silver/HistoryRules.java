@@ -61,6 +61,8 @@ final class HistoryRules implements Serializable {
     LocalDateTime validTo;
     final boolean deleted;
     boolean gap;
+    /** Whether the row goes: a version the applied snapshot's row opened that a later call found was never there. */
+    boolean drop;
 
     Version(Object[] values, String fromLsn, LocalDateTime validFrom, String toLsn, LocalDateTime validTo,
         boolean deleted, boolean gap) {
@@ -76,7 +78,7 @@ final class HistoryRules implements Serializable {
     @Override
     public String toString() {
       return Arrays.toString(values) + " [" + fromLsn + ", " + toLsn + ")" + (deleted ? " deleted" : "")
-          + (gap ? " gap" : "");
+          + (gap ? " gap" : "") + (drop ? " dropped" : "");
     }
   }
 
@@ -127,6 +129,11 @@ final class HistoryRules implements Serializable {
     this.uncarried = uncarried == null ? null : uncarried.clone();
   }
 
+  /** The snapshot the history applied before the call; null when none. */
+  String appliedSnapshot() {
+    return appliedSnapshot;
+  }
+
   /** Whether a before image's NULL in column {@code i} may stand for a value it does not carry. */
   private boolean uncarried(int i) {
     return uncarried == null || i >= uncarried.length || uncarried[i];
@@ -144,6 +151,20 @@ final class HistoryRules implements Serializable {
    * @return the current version when it changed, then the new versions, oldest first
    */
   List<Version> apply(Version current, String watermark, List<Change> changes, Snapshot snapshot) {
+    return apply(current, null, watermark, changes, snapshot);
+  }
+
+  /**
+   * As {@link #apply(Version, String, List, Snapshot)}, with the version the applied snapshot closed.
+   *
+   * @param previous the key's version that the snapshot the history applied before the call closed with a gap
+   *     ({@code __to_lsn} its LSN, {@code __gap} true); null when none. When the call finds the key's state at the
+   *     snapshot was that version's (the snapshot's row showed a later commit, or the key's absence), the version
+   *     continues: reopened, without the gap, and the one the snapshot's row opened dropped
+   * @return the current version when it changed (or goes: {@link Version#drop}), the previous one when it was
+   *     reopened, then the new versions, oldest first
+   */
+  List<Version> apply(Version current, Version previous, String watermark, List<Change> changes, Snapshot snapshot) {
     if (snapshot != null) {
       // A snapshot's row may show commits made after its LSN while it was read (the stamp comes first, decision
       // 0002; a chunked snapshot's waves read later still): the key's state at the LSN comes first from its changes.
@@ -173,7 +194,15 @@ final class HistoryRules implements Serializable {
       if (recorded && left != null) {
         Object[] fixed = overlay(current.values, left.values());
         if (!Arrays.deepEquals(current.values, fixed)) {
-          if (appliedSnapshot.equals(current.fromLsn) || sameTracked(current.values, fixed)) {
+          if (appliedSnapshot.equals(current.fromLsn) && continues(previous, left, false)) {
+            // The snapshot's row alone closed the version before it and opened this one: the key had not changed
+            // there. The version before it continues; this one goes.
+            reopen(previous);
+            out.add(previous);
+            current.drop = true;
+            currentChanged = true;
+            open = previous;
+          } else if (appliedSnapshot.equals(current.fromLsn) || sameTracked(current.values, fixed)) {
             current.values = fixed; // the snapshot's row stood for it: corrected in place
             currentChanged = true;
           } else if (appliedAt != null) {
@@ -187,9 +216,23 @@ final class HistoryRules implements Serializable {
         }
       } else if (recorded) {
         if (appliedSnapshot.equals(current.fromLsn)) {
-          closeWhereOpened(current); // absent at the snapshot: valid for no time
-          currentChanged = true;
-          open = null;
+          // Absent at the snapshot: the version its row opened was never there.
+          if (continues(previous, null, true)) {
+            reopen(previous); // the tombstone before it continues
+            out.add(previous);
+            open = previous;
+          } else if (storeDeletes && previous != null && !previous.deleted) {
+            // Present before, closed at the snapshot with a gap, absent there: the tombstone a snapshot that left the
+            // key out opens (same key and __from_lsn as the version it replaces: the MERGE overwrites that one).
+            open = new Version(previous.values.clone(), appliedSnapshot, current.validFrom, null, null, true, false);
+            out.add(open);
+          } else {
+            open = null;
+          }
+          if (open == null || open == previous) {
+            current.drop = true;
+            currentChanged = true;
+          }
         } else if (appliedAt != null) {
           closeAt(current, appliedSnapshot, appliedAt);
           currentChanged = true;
@@ -199,6 +242,17 @@ final class HistoryRules implements Serializable {
           if (open != null) {
             out.add(open);
           }
+        }
+      } else if (left != null && (current == null || appliedSnapshot.equals(current.fromLsn))
+          && continues(previous, left, false)) {
+        // The snapshot's read missed the key (deleted while it read): the version it closed continues, and a
+        // tombstone it opened goes.
+        reopen(previous);
+        out.add(previous);
+        open = previous;
+        if (current != null) {
+          current.drop = true;
+          currentChanged = true;
         }
       } else if (left != null && appliedAt != null) {
         if (current != null && !appliedSnapshot.equals(current.fromLsn)) {
@@ -378,10 +432,24 @@ final class HistoryRules implements Serializable {
     v.gap = true;
   }
 
-  /** Closes {@code v} where it opened: valid for no time (a point-in-time query never returns it). */
-  private static void closeWhereOpened(Version v) {
-    v.toLsn = v.fromLsn;
-    v.validTo = v.validFrom;
+  /**
+   * Whether {@code previous}, a version the applied snapshot closed with a gap, was the key's state at the snapshot
+   * after all: a tombstone when the key was absent there ({@code absent}); else a version whose values the before
+   * image {@code left} confirms wherever it carries them ({@link #overlay}: its NULLs in columns it may not carry
+   * confirm nothing and contradict nothing).
+   */
+  private boolean continues(Version previous, Change left, boolean absent) {
+    if (previous == null || !previous.gap || !appliedSnapshot.equals(previous.toLsn) || previous.deleted != absent) {
+      return false;
+    }
+    return absent || Arrays.deepEquals(previous.values, overlay(previous.values, left.values()));
+  }
+
+  /** Opens {@code v} again, as the current version, without a gap. */
+  private static void reopen(Version v) {
+    v.toLsn = null;
+    v.validTo = null;
+    v.gap = false;
   }
 
   private static void close(Version v, Change at) {

@@ -201,7 +201,8 @@ final class HistoryRun {
       // A first call (no position recorded) into a history that holds no row yet: insert only (FirstMerge).
       Row m = FirstMerge.run(spark, history, !first.silverRow(), () -> { }, empty -> HistoryMerge.merge(spark,
           history, versions, columns.keys(), columns.capturedNames(), empty));
-      merged = "MERGE updated " + m.getAs("num_updated_rows") + ", inserted " + m.getAs("num_inserted_rows");
+      merged = "MERGE updated " + m.getAs("num_updated_rows") + ", deleted " + m.getAs("num_deleted_rows")
+          + ", inserted " + m.getAs("num_inserted_rows");
     }
     steps.accept(ApplyHistory.Step.MERGED);
     CrashPoints.hit(CrashPoint.HISTORY_AFTER_MERGE);

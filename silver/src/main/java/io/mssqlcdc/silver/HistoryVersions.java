@@ -21,6 +21,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
@@ -28,11 +29,14 @@ import org.apache.spark.sql.types.StructType;
  * The Spark side of {@link HistoryRules}: the call's bronze rows and the history's state per key
  * (current version, watermark), grouped by key together, and each key's version rows computed by
  * the rules on the executors. The result has the history's columns: the captured ones, then
- * {@link HistoryTable#COLUMNS}.
+ * {@link HistoryTable#COLUMNS}; then {@link #DROP}, whether the row is to be deleted.
  */
 final class HistoryVersions {
   private static final String WATERMARK = "_mssql_cdc_watermark";
   private static final String CURRENT = "_mssql_cdc_current";
+  private static final String PREVIOUS = "_mssql_cdc_previous";
+  /** The output's last column: whether the row goes ({@link HistoryRules.Version#drop}); not a history column. */
+  static final String DROP = "_mssql_cdc_drop";
 
   private HistoryVersions() {}
 
@@ -67,13 +71,21 @@ final class HistoryVersions {
     image.add(col(HistoryTable.FROM_LSN));
     image.add(col(HistoryTable.IS_DELETED));
     Column[] keyCols = keys.stream().map(k -> col(MergeRules.quote(k))).toArray(Column[]::new);
+    // The version the applied snapshot closed with a gap (HistoryRules.apply's previous); NULL when none applied.
+    String applied = rules.appliedSnapshot();
+    Column closedBySnapshot = applied == null ? lit(false)
+        : col(HistoryTable.TO_LSN).equalTo(lit(applied)).and(col(HistoryTable.GAP).equalTo(lit(true)));
+    List<Column> closed = new ArrayList<>(image);
+    closed.add(col(HistoryTable.VALID_TO));
     Dataset<Row> state = history.groupBy(keyCols).agg(
         max(greatest(col(HistoryTable.FROM_LSN), coalesce(col(HistoryTable.TO_LSN), col(HistoryTable.FROM_LSN))))
             .as(WATERMARK),
         // The value is NULL off the current version too, so no closed version is taken whatever max_by does with
         // NULL orderings.
         max_by(when(col(HistoryTable.VALID_TO).isNull(), struct(image.toArray(Column[]::new))),
-            when(col(HistoryTable.VALID_TO).isNull(), col(HistoryTable.FROM_LSN))).as(CURRENT));
+            when(col(HistoryTable.VALID_TO).isNull(), col(HistoryTable.FROM_LSN))).as(CURRENT),
+        max_by(when(closedBySnapshot, struct(closed.toArray(Column[]::new))),
+            when(closedBySnapshot, col(HistoryTable.FROM_LSN))).as(PREVIOUS));
     if (snapshot == null) {
       state = KeyJoin.semi(state, rows, keys, "left_semi");
     }
@@ -85,7 +97,7 @@ final class HistoryVersions {
     MapFunction<Row, Row> changeKey = r -> key(r, keyAt);
     int[] stateAt = range(k);
     MapFunction<Row, Row> stateKey = r -> key(r, stateAt);
-    StructType out = HistoryTable.creationSchema(columns.captured());
+    StructType out = HistoryTable.creationSchema(columns.captured()).add(DROP, DataTypes.BooleanType, false);
     CoGroupFunction<Row, Row, Row, Row> perKey = (key, cs, st) -> versions(cs, st, n, k, rules, snapshot);
     return rows.groupByKey(changeKey, Encoders.row(keySchema))
         .cogroup(state.groupByKey(stateKey, Encoders.row(keySchema)), perKey, Encoders.row(out));
@@ -94,6 +106,7 @@ final class HistoryVersions {
   private static Iterator<Row> versions(Iterator<Row> cs, Iterator<Row> st, int n, int k, HistoryRules rules,
       HistoryRules.Snapshot snapshot) {
     HistoryRules.Version current = null;
+    HistoryRules.Version previous = null;
     String watermark = null;
     if (st.hasNext()) {
       Row s = st.next();
@@ -102,6 +115,11 @@ final class HistoryVersions {
         Row c = s.getStruct(k + 1);
         current = new HistoryRules.Version(values(c, n), c.getString(n + 1), (LocalDateTime) c.get(n), null, null,
             !c.isNullAt(n + 2) && c.getBoolean(n + 2), false);
+      }
+      if (!s.isNullAt(k + 2)) {
+        Row p = s.getStruct(k + 2);
+        previous = new HistoryRules.Version(values(p, n), p.getString(n + 1), (LocalDateTime) p.get(n),
+            rules.appliedSnapshot(), (LocalDateTime) p.get(n + 3), !p.isNullAt(n + 2) && p.getBoolean(n + 2), true);
       }
     }
     List<HistoryRules.Change> changes = new ArrayList<>();
@@ -112,8 +130,8 @@ final class HistoryVersions {
           values(r, n)));
     }
     List<Row> out = new ArrayList<>();
-    for (HistoryRules.Version v : rules.apply(current, watermark, changes, snapshot)) {
-      Object[] row = new Object[n + HistoryTable.COLUMNS.size()];
+    for (HistoryRules.Version v : rules.apply(current, previous, watermark, changes, snapshot)) {
+      Object[] row = new Object[n + HistoryTable.COLUMNS.size() + 1];
       System.arraycopy(v.values, 0, row, 0, n);
       row[n] = v.validFrom;
       row[n + 1] = v.validTo;
@@ -121,6 +139,7 @@ final class HistoryVersions {
       row[n + 3] = v.toLsn;
       row[n + 4] = v.deleted;
       row[n + 5] = v.gap;
+      row[n + 6] = v.drop;
       out.add(RowFactory.create(row));
     }
     return out.iterator();

@@ -12,6 +12,8 @@ import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Re-snapshots after CDC retention loss: the history closes the versions a re-snapshot contradicts at
@@ -83,5 +85,62 @@ class ApplyHistoryResnapshotTest {
     long version = SilverFixture.version(h);
     assertThat(call.run().rebuilt()).isFalse();
     assertThat(SilverFixture.version(h)).isEqualTo(version);
+  }
+
+  /**
+   * A commit made while a re-snapshot S reads (after its stamp) shows in S's rows and comes to bronze after S. A call
+   * that applied S before the stream brought that commit took S's rows for S (the versions before S closed there
+   * with a gap); the call that applies the commit corrects them, and the history is then exactly the one a call
+   * that had the commit from the start writes: no gap where the key did not change, no version from S where the key
+   * was not there, nothing split in two.
+   */
+  @ParameterizedTest(name = "storeDeletes={0}")
+  @ValueSource(booleans = {false, true})
+  void aCorrectedReSnapshotLeavesTheHistoryACallWithTheWholeStreamWrites(boolean storeDeletes) throws Exception {
+    SilverFixture f = new SilverFixture(tmp);
+    Workload.createTable(f.db);
+    LocalDateTime t = LocalDateTime.of(2026, 3, 1, 10, 0);
+    for (int i = 1; i <= 4; i++) {
+      int id = i;
+      f.db.commitAt(t.plusSeconds(10L * i), tx -> tx.insert("orders", row("order_id", id, "code", id, "status",
+          "new")));
+    }
+    f.await(f.stream("dbo_orders").onDataLoss("resnapshot").toDelta());
+    String whole = f.silver("history");
+    String early = f.silver("history_early");
+    java.util.function.Function<String, ApplyHistory.Builder> call = h -> ApplyHistory.builder(SilverFixture.SPARK)
+        .bronze(f.bronze).target(h).captureInstance("dbo_orders").keys(List.of("order_id")).controlTable(f.control)
+        .factsTable(f.facts).granularity("minute").storeDeletes(storeDeletes);
+    call.apply(whole).run();
+    call.apply(early).run();
+
+    // A change the stream never reads (purged), then the re-snapshot, during whose read key 1 is updated, key 4
+    // deleted and key 6 inserted.
+    f.db.commitAt(t.plusSeconds(100), tx -> tx.update("orders", row("order_id", 2, "status", "paid")));
+    f.db.cleanup("dbo_orders", f.db.idleAt(t.plusSeconds(120)));
+    f.db.commitBeforeRead(tx -> tx.update("orders", row("order_id", 1, "status", "late")).delete("orders", key(4))
+        .insert("orders", row("order_id", 6, "code", 6, "status", "late")));
+    f.await(f.stream("dbo_orders").onDataLoss("resnapshot").toDelta());
+    assertThat(call.apply(whole).run().rebuilt()).isTrue();
+    String s = (String) f.controlRow(whole).get("snapshot_lsn");
+    List<String> expected = new ArrayList<>(List.of("1 new closed", "1 late open", "2 new closed gap", "2 paid open",
+        "3 new open", "4 new closed"));
+    if (storeDeletes) {
+      expected.add("4 new open"); // the delete's tombstone
+    }
+    expected.add("6 late open");
+    assertThat(versions(whole)).as("the commit after S is known: only key 2 changed in the gap")
+        .containsExactlyElementsOf(expected);
+
+    // The same re-snapshot applied while bronze lacked the commit (its rows taken out, then put back as the stream
+    // wrote them): S's rows stood for S.
+    long full = SilverFixture.version(f.bronze);
+    SilverFixture.SPARK.sql("DELETE FROM delta.`" + f.bronze + "` WHERE _operation <> 0 AND _start_lsn > '" + s + "'");
+    assertThat(call.apply(early).run().rebuilt()).isTrue();
+    assertThat(versions(early)).contains("1 new closed gap", "1 late open", "6 late open");
+    SilverFixture.SPARK.sql("INSERT INTO delta.`" + f.bronze + "` SELECT * FROM delta.`" + f.bronze + "` VERSION AS OF "
+        + full + " WHERE _operation <> 0 AND _start_lsn > '" + s + "'");
+    call.apply(early).run();
+    assertThat(ApplyHistoryTest.all(early)).isEqualTo(ApplyHistoryTest.all(whole));
   }
 }

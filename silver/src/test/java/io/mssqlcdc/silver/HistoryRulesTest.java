@@ -269,12 +269,11 @@ class HistoryRulesTest {
     assertThat(show(rules.apply(shown, lsn(50), List.of(c(55, 1, 3, 10, "new"), c(55, 2, 4, 10, "late")), null)))
         .isEqualTo("[1, 10, new] [0x00000000000000000032, 0x00000000000000000037); "
             + "[1, 10, late] [0x00000000000000000037, null)");
-    // Inserted at 55: absent at 50, the version closed where it opened (valid for no time).
+    // Inserted at 55: absent at 50, the version the snapshot's row opened was never there: it goes.
     Version inserted = new Version(new Object[] {1, 10, "late"}, lsn(50), at(50), null, null, false, false);
     List<Version> vs = rules.apply(inserted, lsn(50), List.of(c(55, 1, 2, 10, "late")), null);
-    assertThat(show(vs)).isEqualTo("[1, 10, late] [0x00000000000000000032, 0x00000000000000000032); "
+    assertThat(show(vs)).isEqualTo("[1, 10, late] [0x00000000000000000032, null) dropped; "
         + "[1, 10, late] [0x00000000000000000037, null)");
-    assertThat(vs.get(0).validTo).isEqualTo(at(50));
     // Deleted at 55 with another image: the image corrected, then closed by the delete.
     Version deleted = new Version(new Object[] {1, 10, "late"}, lsn(50), at(50), null, null, false, false);
     assertThat(show(rules.apply(deleted, lsn(50), List.of(c(55, 1, 1, 10, "new")), null)))
@@ -295,6 +294,99 @@ class HistoryRulesTest {
     assertThat(show(rules.apply(followed, lsn(52), List.of(c(55, 1, 3, 10, "new"), c(55, 2, 4, 10, "later")),
         null))).isEqualTo("[1, 10, late] [0x00000000000000000032, 0x00000000000000000037); "
             + "[1, 10, later] [0x00000000000000000037, null)");
+  }
+
+  @Test
+  void aCorrectionContinuesTheVersionTheSnapshotClosedWhenTheKeyHadNotChangedThere() {
+    // Open since 10; snapshot 50's row showed "late" (committed at 55 during the read), so the call that applied it
+    // closed the version at 50 with a gap and opened "late" there. The first statement after 50 finds "new": the
+    // key had not changed at 50. The version from 10 continues (no gap), the one from 50 goes.
+    HistoryRules rules = new HistoryRules(new boolean[] {true, true, true}, false, lsn(50), at(50));
+    Version before = new Version(new Object[] {1, 10, "new"}, lsn(10), at(10), lsn(50), at(50), false, true);
+    Version shown = new Version(new Object[] {1, 10, "late"}, lsn(50), at(50), null, null, false, false);
+    List<Version> vs = rules.apply(shown, before, lsn(50), List.of(c(55, 1, 3, 10, "new"), c(55, 2, 4, 10, "late")),
+        null);
+    assertThat(show(vs)).isEqualTo("[1, 10, late] [0x00000000000000000032, null) dropped; "
+        + "[1, 10, new] [0x0000000000000000000A, 0x00000000000000000037); "
+        + "[1, 10, late] [0x00000000000000000037, null)");
+    assertThat(vs.get(1).validTo).isEqualTo(at(55));
+    // Replayed after a crash (the MERGE committed, the position not): the new version's watermark skips the rows.
+    assertThat(rules.apply(vs.get(2), null, lsn(55), List.of(c(55, 1, 3, 10, "new"), c(55, 2, 4, 10, "late")), null))
+        .isEmpty();
+
+    // The first statement after 50 only changes an untracked column ("status"), the code change comes at 55 in a
+    // later call: the version from 10 continues, updated in place, its watermark back before 50.
+    HistoryRules codeOnly = new HistoryRules(new boolean[] {true, true, false}, false, lsn(50), at(50));
+    Version old = new Version(new Object[] {1, 10, "new"}, lsn(10), at(10), lsn(50), at(50), false, true);
+    Version late = new Version(new Object[] {1, 11, "paid"}, lsn(50), at(50), null, null, false, false);
+    List<Change> first = List.of(c(52, 1, 3, 10, "new"), c(52, 2, 4, 10, "paid"));
+    List<Version> ws = codeOnly.apply(late, old, lsn(50), first, null);
+    assertThat(show(ws)).isEqualTo("[1, 11, paid] [0x00000000000000000032, null) dropped; "
+        + "[1, 10, paid] [0x0000000000000000000A, null)");
+    // Replayed: the same row again; then the call that brings 55 closes it there.
+    Version continued = new Version(new Object[] {1, 10, "paid"}, lsn(10), at(10), null, null, false, false);
+    assertThat(show(codeOnly.apply(continued, null, lsn(10), first, null)))
+        .isEqualTo("[1, 10, paid] [0x0000000000000000000A, null)");
+    assertThat(show(codeOnly.apply(continued, null, lsn(10), List.of(c(55, 1, 3, 10, "paid"), c(55, 2, 4, 11, "paid")),
+        null))).isEqualTo("[1, 10, paid] [0x0000000000000000000A, 0x00000000000000000037); "
+            + "[1, 11, paid] [0x00000000000000000037, null)");
+
+    // A version before 50 that the first statement contradicts too (the key changed before 50, unseen): the gap was
+    // real; the version from 50 is corrected in place, as before.
+    Version stale = new Version(new Object[] {1, 10, "old"}, lsn(10), at(10), lsn(50), at(50), false, true);
+    Version again = new Version(new Object[] {1, 10, "late"}, lsn(50), at(50), null, null, false, false);
+    assertThat(show(rules.apply(again, stale, lsn(50), List.of(c(55, 1, 3, 10, "mid"), c(55, 2, 4, 10, "late")),
+        null))).isEqualTo("[1, 10, mid] [0x00000000000000000032, 0x00000000000000000037); "
+            + "[1, 10, late] [0x00000000000000000037, null)");
+  }
+
+  @Test
+  void aCorrectionFindingTheKeyAbsentAtTheSnapshotDropsTheVersionItsRowOpened() {
+    // Deleted at 30 (a tombstone with storeDeletes), reinserted at 55 during snapshot 50's read: the snapshot closed
+    // the tombstone at 50 with a gap. The insert at 55 says the key was absent at 50: the tombstone continues.
+    HistoryRules tombstones = new HistoryRules(new boolean[] {true, true, true}, true, lsn(50), at(50));
+    Version tomb = new Version(new Object[] {1, 10, "old"}, lsn(30), at(30), lsn(50), at(50), true, true);
+    Version shown = new Version(new Object[] {1, 10, "late"}, lsn(50), at(50), null, null, false, false);
+    assertThat(show(tombstones.apply(shown, tomb, lsn(50), List.of(c(55, 1, 2, 10, "late")), null)))
+        .isEqualTo("[1, 10, late] [0x00000000000000000032, null) dropped; "
+            + "[1, 10, old] [0x0000000000000000001E, 0x00000000000000000037) deleted; "
+            + "[1, 10, late] [0x00000000000000000037, null)");
+    // Present before 50 (its delete lost to retention: closed at 50 with a gap), absent at 50: with storeDeletes the
+    // tombstone a snapshot that left the key out opens, in the place of the version its row opened.
+    Version kept = new Version(new Object[] {1, 10, "x"}, lsn(10), at(10), lsn(50), at(50), false, true);
+    Version opened = new Version(new Object[] {1, 10, "late"}, lsn(50), at(50), null, null, false, false);
+    assertThat(show(tombstones.apply(opened, kept, lsn(50), List.of(c(55, 1, 2, 10, "late")), null)))
+        .isEqualTo("[1, 10, x] [0x00000000000000000032, 0x00000000000000000037) deleted; "
+            + "[1, 10, late] [0x00000000000000000037, null)");
+    // Without storeDeletes the version goes, the one before stays closed at 50 with its gap.
+    HistoryRules rules = new HistoryRules(new boolean[] {true, true, true}, false, lsn(50), at(50));
+    Version opened2 = new Version(new Object[] {1, 10, "late"}, lsn(50), at(50), null, null, false, false);
+    Version kept2 = new Version(new Object[] {1, 10, "x"}, lsn(10), at(10), lsn(50), at(50), false, true);
+    assertThat(show(rules.apply(opened2, kept2, lsn(50), List.of(c(55, 1, 2, 10, "late")), null)))
+        .isEqualTo("[1, 10, late] [0x00000000000000000032, null) dropped; "
+            + "[1, 10, late] [0x00000000000000000037, null)");
+  }
+
+  @Test
+  void aCorrectionFindingTheKeyTheSnapshotMissedContinuesTheVersionItClosed() {
+    // Deleted at 55 while snapshot 50 was read (no row): the snapshot closed the version at 50 with a gap. The
+    // delete's image says it was there, unchanged: the version continues to the delete.
+    HistoryRules rules = new HistoryRules(new boolean[] {true, true, true}, false, lsn(50), at(50));
+    Version closed = new Version(new Object[] {1, 10, "new"}, lsn(10), at(10), lsn(50), at(50), false, true);
+    assertThat(show(rules.apply(null, closed, lsn(50), List.of(c(55, 1, 1, 10, "new")), null)))
+        .isEqualTo("[1, 10, new] [0x0000000000000000000A, 0x00000000000000000037)");
+    // With storeDeletes the snapshot opened a tombstone at 50: it goes; the delete opens the tombstone at 55.
+    HistoryRules tombstones = new HistoryRules(new boolean[] {true, true, true}, true, lsn(50), at(50));
+    Version closed2 = new Version(new Object[] {1, 10, "new"}, lsn(10), at(10), lsn(50), at(50), false, true);
+    Version tomb = new Version(new Object[] {1, 10, "new"}, lsn(50), at(50), null, null, true, false);
+    assertThat(show(tombstones.apply(tomb, closed2, lsn(50), List.of(c(55, 1, 1, 10, "new")), null)))
+        .isEqualTo("[1, 10, new] [0x00000000000000000032, null) deleted dropped; "
+            + "[1, 10, new] [0x0000000000000000000A, 0x00000000000000000037); "
+            + "[1, 10, new] [0x00000000000000000037, null) deleted");
+    // Another image at the delete: the key changed before 50, unseen; a version from 50, as before.
+    Version closed3 = new Version(new Object[] {1, 10, "new"}, lsn(10), at(10), lsn(50), at(50), false, true);
+    assertThat(show(rules.apply(null, closed3, lsn(50), List.of(c(55, 1, 1, 10, "paid")), null)))
+        .isEqualTo("[1, 10, paid] [0x00000000000000000032, 0x00000000000000000037)");
   }
 
   @Test
