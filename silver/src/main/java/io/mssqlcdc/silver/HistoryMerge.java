@@ -25,7 +25,8 @@ final class HistoryMerge {
   /**
    * MERGEs the version rows (one commit): a row matched on {@code (key, __from_lsn)} (a current
    * version closed or updated in place; or, on a replay, the same version) is overwritten, or deleted when the
-   * row says it goes ({@link HistoryVersions#DROP}), any other inserted (one that goes: never). Idempotent: the same rows MERGEd twice give the same table.
+   * row says it goes ({@link HistoryVersions#DROP}), any other inserted (one that goes: never).
+   * Idempotent: the same rows MERGEd twice give the same table.
    *
    * @param empty the history held no row when the call read it (its first call): insert only
    *

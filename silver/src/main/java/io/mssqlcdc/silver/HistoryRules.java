@@ -194,10 +194,11 @@ final class HistoryRules implements Serializable {
       if (recorded && left != null) {
         Object[] fixed = overlay(current.values, left.values());
         if (!Arrays.deepEquals(current.values, fixed)) {
-          if (appliedSnapshot.equals(current.fromLsn) && continues(previous, left, false)) {
-            // The snapshot's row alone closed the version before it and opened this one: the key had not changed
-            // there. The version before it continues; this one goes.
-            reopen(previous);
+          if (appliedSnapshot.equals(current.fromLsn) && continues(previous, fixed)) {
+            // The snapshot's row alone closed the version before it and opened this one: the key's tracked columns
+            // had not changed there. The version before it continues (its other columns as they were at the
+            // snapshot, as when a snapshot is applied: in place); this one goes.
+            reopen(previous, fixed);
             out.add(previous);
             current.drop = true;
             currentChanged = true;
@@ -217,8 +218,8 @@ final class HistoryRules implements Serializable {
       } else if (recorded) {
         if (appliedSnapshot.equals(current.fromLsn)) {
           // Absent at the snapshot: the version its row opened was never there.
-          if (continues(previous, null, true)) {
-            reopen(previous); // the tombstone before it continues
+          if (closedBySnapshot(previous) && previous.deleted) {
+            reopen(previous, previous.values); // the tombstone before it continues
             out.add(previous);
             open = previous;
           } else if (storeDeletes && previous != null && !previous.deleted) {
@@ -244,10 +245,10 @@ final class HistoryRules implements Serializable {
           }
         }
       } else if (left != null && (current == null || appliedSnapshot.equals(current.fromLsn))
-          && continues(previous, left, false)) {
+          && continues(previous, left.values())) {
         // The snapshot's read missed the key (deleted while it read): the version it closed continues, and a
         // tombstone it opened goes.
-        reopen(previous);
+        reopen(previous, left.values().clone());
         out.add(previous);
         open = previous;
         if (current != null) {
@@ -362,9 +363,13 @@ final class HistoryRules implements Serializable {
    * after the snapshot's LSN while it was read (the stamp comes first, decision 0002; a wave reads later still)
    * when the stream had not brought that commit to bronze as that call ran; and a key deleted during the read has
    * no row. The key's first statement after the snapshot says what was there ({@link #leftKey}); {@link #apply}
-   * corrects the versions to it: an image corrected (in place when the snapshot opened the version, else a version
-   * from the snapshot's LSN, the one before it closed there with a gap), a version closed where the key was absent,
-   * a version added from the snapshot's LSN where it was present. Values a before image cannot carry (NULL there:
+   * corrects the versions to it, as a call that had that statement first would have written them: the version the
+   * snapshot closed with a gap reopened where the state found is its own (tracked columns; a tombstone when the key
+   * was absent), the version the snapshot's row opened then deleted ({@link Version#drop}); else an image corrected
+   * (in place when the snapshot opened the version, else a version from the snapshot's LSN, the one before it closed
+   * there with a gap), a version the snapshot opened for a key absent there deleted (with storeDeletes a tombstone in
+   * its place when a version before it was closed there), a version closed where the key was absent, a version added
+   * from the snapshot's LSN where it was present. Values a before image cannot carry (NULL there:
    * large-object columns an update did not change, columns dropped or added since) are not corrected. A version
    * that was right is left alone.
    *
@@ -432,21 +437,25 @@ final class HistoryRules implements Serializable {
     v.gap = true;
   }
 
-  /**
-   * Whether {@code previous}, a version the applied snapshot closed with a gap, was the key's state at the snapshot
-   * after all: a tombstone when the key was absent there ({@code absent}); else a version whose values the before
-   * image {@code left} confirms wherever it carries them ({@link #overlay}: its NULLs in columns it may not carry
-   * confirm nothing and contradict nothing).
-   */
-  private boolean continues(Version previous, Change left, boolean absent) {
-    if (previous == null || !previous.gap || !appliedSnapshot.equals(previous.toLsn) || previous.deleted != absent) {
-      return false;
-    }
-    return absent || Arrays.deepEquals(previous.values, overlay(previous.values, left.values()));
+  /** Whether {@code v} is a version the applied snapshot closed with a gap ({@code __to_lsn} its LSN). */
+  private boolean closedBySnapshot(Version v) {
+    return v != null && v.gap && appliedSnapshot.equals(v.toLsn);
   }
 
-  /** Opens {@code v} again, as the current version, without a gap. */
-  private static void reopen(Version v) {
+  /**
+   * Whether {@code previous}, a version (not a tombstone) the applied snapshot closed with a gap, was the key's
+   * state at the snapshot after all: its tracked columns equal to {@code atSnapshot}, the key's state there as a
+   * call that had the key's first statement after the snapshot would have found it (the before image, its values
+   * a before image may not carry taken from the snapshot's row). That call would have kept the version open,
+   * updating any other column in place.
+   */
+  private boolean continues(Version previous, Object[] atSnapshot) {
+    return closedBySnapshot(previous) && !previous.deleted && sameTracked(previous.values, atSnapshot);
+  }
+
+  /** Opens {@code v} again, as the current version, without a gap, with {@code values}. */
+  private static void reopen(Version v, Object[] values) {
+    v.values = values;
     v.toLsn = null;
     v.validTo = null;
     v.gap = false;

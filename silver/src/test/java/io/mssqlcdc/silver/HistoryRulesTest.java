@@ -341,6 +341,40 @@ class HistoryRulesTest {
   }
 
   @Test
+  void aCorrectionContinuesTheVersionOnlyWhereTheStateAtTheSnapshotIsItsOwn() {
+    // Types known, every column carried: the version before 50 had status NULL, set to "a" in changes lost before 50
+    // (the gap was real); 55's before image shows "a". Not continued: the version from 50 corrected in place.
+    HistoryRules typed = new HistoryRules(new boolean[] {true, true, true}, false, lsn(50), at(50),
+        new boolean[] {false, false, false});
+    Version nulls = new Version(new Object[] {1, 10, null}, lsn(10), at(10), lsn(50), at(50), false, true);
+    Version shown = new Version(new Object[] {1, 11, "a"}, lsn(50), at(50), null, null, false, false);
+    assertThat(show(typed.apply(shown, nulls, lsn(50), List.of(c(55, 1, 3, 10, "a"), c(55, 2, 4, 11, "a")), null)))
+        .isEqualTo("[1, 10, a] [0x00000000000000000032, 0x00000000000000000037); "
+            + "[1, 11, a] [0x00000000000000000037, null)");
+    // Column 2 a large object (a before image may not carry it: NULL there): the snapshot's row says "y" at 50, the
+    // version before says "x". Not continued either.
+    HistoryRules lob = new HistoryRules(new boolean[] {true, true, true}, false, lsn(50), at(50),
+        new boolean[] {false, false, true});
+    Version x = new Version(new Object[] {1, 10, "x"}, lsn(10), at(10), lsn(50), at(50), false, true);
+    Version y = new Version(new Object[] {1, 11, "y"}, lsn(50), at(50), null, null, false, false);
+    assertThat(show(lob.apply(y, x, lsn(50), List.of(c(55, 1, 3, 10, null), c(55, 2, 4, 11, null)), null)))
+        .startsWith("[1, 10, y] [0x00000000000000000032, 0x00000000000000000037); ");
+    // Only an untracked column differs from the version before 50 ("status" changed in the gap): that version
+    // continues, its status as at 50, as a call that had 55 first would have kept it open and updated it in place.
+    HistoryRules codeOnly = new HistoryRules(new boolean[] {true, true, false}, false, lsn(50), at(50));
+    Version before = new Version(new Object[] {1, 10, "new"}, lsn(10), at(10), lsn(50), at(50), false, true);
+    Version late = new Version(new Object[] {1, 11, "x"}, lsn(50), at(50), null, null, false, false);
+    assertThat(show(codeOnly.apply(late, before, lsn(50), List.of(c(55, 1, 3, 10, "x"), c(55, 2, 4, 11, "x")), null)))
+        .isEqualTo("[1, 11, x] [0x00000000000000000032, null) dropped; "
+            + "[1, 10, x] [0x0000000000000000000A, 0x00000000000000000037); "
+            + "[1, 11, x] [0x00000000000000000037, null)");
+    // The key the snapshot's read missed: its delete's image against the version before 50, NULLs compared too.
+    Version missed = new Version(new Object[] {1, 10, null}, lsn(10), at(10), lsn(50), at(50), false, true);
+    assertThat(show(typed.apply(null, missed, lsn(50), List.of(c(55, 1, 1, 10, "a")), null)))
+        .isEqualTo("[1, 10, a] [0x00000000000000000032, 0x00000000000000000037)");
+  }
+
+  @Test
   void aCorrectionFindingTheKeyAbsentAtTheSnapshotDropsTheVersionItsRowOpened() {
     // Deleted at 30 (a tombstone with storeDeletes), reinserted at 55 during snapshot 50's read: the snapshot closed
     // the tombstone at 50 with a gap. The insert at 55 says the key was absent at 50: the tombstone continues.
