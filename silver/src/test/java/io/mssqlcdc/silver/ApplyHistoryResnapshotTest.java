@@ -3,16 +3,19 @@ package io.mssqlcdc.silver;
 import static io.mssqlcdc.fake.FakeRows.key;
 import static io.mssqlcdc.fake.FakeRows.row;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -142,5 +145,60 @@ class ApplyHistoryResnapshotTest {
         + full + " WHERE _operation <> 0 AND _start_lsn > '" + s + "'");
     call.apply(early).run();
     assertThat(ApplyHistoryTest.all(early)).isEqualTo(ApplyHistoryTest.all(whole));
+  }
+
+  /**
+   * The same on random workloads ({@link Workload}: several statements a transaction, deletes, reinserts, primary-key
+   * updates, moves of the unique code), keyed by the primary key and by {@code code}: transactions committed while the
+   * re-snapshot reads; a history that applied the re-snapshot before the stream brought them, crashing after the
+   * MERGE of the call that corrects it, ends equal, row for row, to the history that had them from the start.
+   */
+  @ParameterizedTest(name = "seed {0}, storeDeletes={1}")
+  @CsvSource({"5, false", "11, true"})
+  void onRandomWorkloadsACorrectedHistoryEqualsTheOneWrittenWithTheWholeStream(long seed, boolean storeDeletes)
+      throws Exception {
+    SilverFixture f = new SilverFixture(tmp);
+    Workload.createTable(f.db);
+    Workload w = new Workload(f.db, seed);
+    List<String> histories = List.of("by_id", "by_id_early", "by_code", "by_code_early");
+    java.util.function.Function<String, ApplyHistory.Builder> call = h -> ApplyHistory.builder(SilverFixture.SPARK)
+        .bronze(f.bronze).target(f.silver(h)).captureInstance("dbo_orders")
+        .keys(List.of(h.startsWith("by_code") ? "code" : "order_id")).controlTable(f.control).factsTable(f.facts)
+        .granularity("minute").storeDeletes(storeDeletes);
+    w.commit(8);
+    f.await(f.stream("dbo_orders").onDataLoss("resnapshot").toDelta());
+    histories.forEach(h -> call.apply(h).run());
+
+    w.commit(5); // purged: the re-snapshot's gap
+    f.db.cleanup("dbo_orders", f.db.idleAt(w.clock().plusSeconds(30)));
+    w.commitBeforeRead(4);
+    f.await(f.stream("dbo_orders").onDataLoss("resnapshot").toDelta());
+    for (String h : List.of("by_id", "by_code")) {
+      assertThat(call.apply(h).run().rebuilt()).isTrue();
+    }
+    String s = (String) f.controlRow(f.silver("by_id")).get("snapshot_lsn");
+    long full = SilverFixture.version(f.bronze);
+    SilverFixture.SPARK.sql("DELETE FROM delta.`" + f.bronze + "` WHERE _operation <> 0 AND _start_lsn > '" + s + "'");
+    for (String h : List.of("by_id_early", "by_code_early")) {
+      assertThat(call.apply(h).run().rebuilt()).isTrue();
+    }
+    SilverFixture.SPARK.sql("INSERT INTO delta.`" + f.bronze + "` SELECT * FROM delta.`" + f.bronze + "` VERSION AS OF "
+        + full + " WHERE _operation <> 0 AND _start_lsn > '" + s + "'");
+    for (String h : List.of("by_id_early", "by_code_early")) {
+      assertThatThrownBy(() -> call.apply(h).onStep(step -> {
+        throw new IllegalStateException("crash after " + step);
+      }).run()).hasMessage("crash after MERGED");
+      call.apply(h).run();
+    }
+    for (String key : List.of("by_id", "by_code")) {
+      assertThat(ApplyHistoryTest.all(f.silver(key + "_early"))).as("seed %d, %s", seed, key)
+          .isEqualTo(ApplyHistoryTest.all(f.silver(key)));
+    }
+    Map<String, List<String>> now = ApplyHistoryTest.asOf(ApplyHistoryTest.load(f.silver("by_id")), "order_id",
+        List.of("code", "status"), "0xFFFFFFFFFFFFFFFFFFFF");
+    assertThat(now).as("the history's current versions are the table").isEqualTo(w.rows());
+    long version = SilverFixture.version(f.silver("by_id_early"));
+    call.apply("by_id_early").run();
+    assertThat(SilverFixture.version(f.silver("by_id_early"))).as("a rerun writes nothing").isEqualTo(version);
   }
 }

@@ -70,6 +70,28 @@ final class Workload {
     }
   }
 
+  /**
+   * Queues {@code n} random transactions that the fake commits when the next snapshot reads the table (after its
+   * stamp: {@code FakeCdcDatabase.commitBeforeRead}); the model ({@link #rows()}) has them at once, {@link #commits()}
+   * never (their LSNs are known only when they commit).
+   */
+  void commitBeforeRead(int n) {
+    for (int i = 0; i < n; i++) {
+      TreeMap<Integer, Order> work = new TreeMap<>(table);
+      Set<Integer> gone = new HashSet<>(deleted);
+      List<Consumer<Tx>> ops = new ArrayList<>();
+      int statements = 1 + rnd.nextInt(4);
+      for (int s = 0; s < statements; s++) {
+        ops.add(step(work, gone));
+      }
+      db.commitBeforeRead(tx -> ops.forEach(o -> o.accept(tx)));
+      table.clear();
+      table.putAll(work);
+      deleted.clear();
+      deleted.addAll(gone);
+    }
+  }
+
   /** The commits so far, oldest first. */
   List<Commit> commits() {
     return List.copyOf(commits);
