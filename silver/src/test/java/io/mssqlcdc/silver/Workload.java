@@ -54,19 +54,8 @@ final class Workload {
   void commit(int n) {
     for (int i = 0; i < n; i++) {
       clock = clock.plusSeconds(7);
-      TreeMap<Integer, Order> work = new TreeMap<>(table);
-      Set<Integer> gone = new HashSet<>(deleted);
-      List<Consumer<Tx>> ops = new ArrayList<>();
-      int statements = 1 + rnd.nextInt(4);
-      for (int s = 0; s < statements; s++) {
-        ops.add(step(work, gone));
-      }
-      Lsn lsn = db.commitAt(clock, tx -> ops.forEach(o -> o.accept(tx)));
-      table.clear();
-      table.putAll(work);
-      deleted.clear();
-      deleted.addAll(gone);
-      commits.add(new Commit(lsn, clock));
+      List<Consumer<Tx>> ops = draw();
+      commits.add(new Commit(db.commitAt(clock, tx -> ops.forEach(o -> o.accept(tx))), clock));
     }
   }
 
@@ -77,19 +66,25 @@ final class Workload {
    */
   void commitBeforeRead(int n) {
     for (int i = 0; i < n; i++) {
-      TreeMap<Integer, Order> work = new TreeMap<>(table);
-      Set<Integer> gone = new HashSet<>(deleted);
-      List<Consumer<Tx>> ops = new ArrayList<>();
-      int statements = 1 + rnd.nextInt(4);
-      for (int s = 0; s < statements; s++) {
-        ops.add(step(work, gone));
-      }
+      List<Consumer<Tx>> ops = draw();
       db.commitBeforeRead(tx -> ops.forEach(o -> o.accept(tx)));
-      table.clear();
-      table.putAll(work);
-      deleted.clear();
-      deleted.addAll(gone);
     }
+  }
+
+  /** One random transaction's statements (1-4), the model moved past them. */
+  private List<Consumer<Tx>> draw() {
+    TreeMap<Integer, Order> work = new TreeMap<>(table);
+    Set<Integer> gone = new HashSet<>(deleted);
+    List<Consumer<Tx>> ops = new ArrayList<>();
+    int statements = 1 + rnd.nextInt(4);
+    for (int s = 0; s < statements; s++) {
+      ops.add(step(work, gone));
+    }
+    table.clear();
+    table.putAll(work);
+    deleted.clear();
+    deleted.addAll(gone);
+    return ops;
   }
 
   /** The commits so far, oldest first. */
