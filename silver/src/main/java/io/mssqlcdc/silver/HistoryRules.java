@@ -222,7 +222,7 @@ final class HistoryRules implements Serializable {
             reopen(previous, previous.values); // the tombstone before it continues
             out.add(previous);
             open = previous;
-          } else if (storeDeletes && previous != null && !previous.deleted) {
+          } else if (storeDeletes && closedBySnapshot(previous) && !previous.deleted) {
             // Present before, closed at the snapshot with a gap, absent there: the tombstone a snapshot that left the
             // key out opens (same key and __from_lsn as the version it replaces: the MERGE overwrites that one).
             open = new Version(previous.values.clone(), appliedSnapshot, current.validFrom, null, null, true, false);
