@@ -88,17 +88,9 @@ public final class SourceReadCase implements BenchCase {
       return new Sample(r.nanos(), r.rows(), runChecks(ctx, r, Map.of("partitions", report.partitionsRead())));
     });
     String held = HeldRowsSource.hold("source " + shortLabel, spark.read().parquet(parquet.toString()));
-    variants.put("held rows", rep -> {
-      SparkRuns.StreamRun r = SparkRuns.availableNowToNoop(
-          spark.readStream().format(HeldRowsSource.class.getName()).options(HeldRowsSource.options(held, 2)).load(),
-          ctx.scratch("ckpt"));
-      return new Sample(r.nanos(), r.rows(), runChecks(ctx, r, Map.of()));
-    });
-    variants.put("parquet stream", rep -> {
-      SparkRuns.StreamRun r = SparkRuns.availableNowToNoop(
-          spark.readStream().schema(schema).parquet(parquet.toString()), ctx.scratch("ckpt"));
-      return new Sample(r.nanos(), r.rows(), runChecks(ctx, r, Map.of()));
-    });
+    variants.put("held rows", rep -> streamed(ctx,
+        spark.readStream().format(HeldRowsSource.class.getName()).options(HeldRowsSource.options(held, 2)).load()));
+    variants.put("parquet stream", rep -> streamed(ctx, spark.readStream().schema(schema).parquet(parquet.toString())));
     io.mssqlcdc.bench.Log.info("case 1 source read, %s: %,d rows", label, f.rows());
     Map<String, List<Sample>> s;
     try {
@@ -143,8 +135,9 @@ public final class SourceReadCase implements BenchCase {
         "Spark's own streaming file source over the same Parquet against the batch read: what streaming these rows"
             + " costs Spark's own source at this size (a limit line)",
         Map.of(), Map.of());
-    Figure floorStream = Figure.compared("1 source", shortLabel + ": limit, rows held in memory vs Parquet as a streaming source",
-        "rows/s", Comparison.rates(s.get("held rows")), "Parquet file stream, AvailableNow -> noop",
+    Figure floorStream = Figure.compared("1 source",
+        shortLabel + ": limit, rows held in memory vs Parquet as a streaming source", "rows/s",
+        Comparison.rates(s.get("held rows")), "Parquet file stream, AvailableNow -> noop",
         Comparison.rates(s.get("parquet stream")), null,
         "the same rows served from the JVM's memory by a source whose reader costs nothing per row, timed like the"
             + " candidate: what any row source reaches through Spark's micro-batch stream here (a limit line: a stream"
@@ -159,6 +152,12 @@ public final class SourceReadCase implements BenchCase {
         "the candidate against the zero-cost row source on the same rows: the source's own share (reading the fake,"
             + " building the rows, its per-batch statements)", Map.of(), Map.of());
     return List.of(main, streamed, fileStream, floorStream, floorBatch, ownShare);
+  }
+
+  /** One timed run of a baseline stream ({@code df}) into {@code noop}: its time, rows and checks. */
+  private static Sample streamed(BenchContext ctx, Dataset<Row> df) {
+    SparkRuns.StreamRun r = SparkRuns.availableNowToNoop(df, ctx.scratch("ckpt"));
+    return new Sample(r.nanos(), r.rows(), runChecks(ctx, r, Map.of()));
   }
 
   /** The median of the runs' Spark jobs (every job a run started, to its end), as text. */
