@@ -54,6 +54,8 @@ public final class SourceReadCase implements BenchCase {
   static final double TARGET_BATCH = 1.0;
   /** The size from which the batch target applies: this many times the default rows (scale=10). */
   static final int BATCH_TARGET_SCALE = 10;
+  /** The streams' partitions (their read tasks): the candidate's and the held rows'. */
+  static final int PARTITIONS = 2;
 
   @Override
   public String name() {
@@ -74,7 +76,7 @@ public final class SourceReadCase implements BenchCase {
     SparkSession spark = ctx.spark();
     Path parquet = ctx.streamParquet(f);
     StructType schema = spark.read().parquet(parquet.toString()).schema();
-    Map<String, String> options = ctx.sourceOptions(f, 2);
+    Map<String, String> options = ctx.sourceOptions(f, PARTITIONS);
     AtomicReference<Long> bytes = new AtomicReference<>();
     Map<String, Comparison.Variant> variants = new LinkedHashMap<>();
     long rows = f.rows();
@@ -88,8 +90,8 @@ public final class SourceReadCase implements BenchCase {
       return new Sample(r.nanos(), r.rows(), runChecks(ctx, r, Map.of("partitions", report.partitionsRead())));
     });
     String held = HeldRowsSource.hold("source " + shortLabel, spark.read().parquet(parquet.toString()));
-    variants.put("held rows", rep -> streamed(ctx,
-        spark.readStream().format(HeldRowsSource.class.getName()).options(HeldRowsSource.options(held, 2)).load()));
+    variants.put("held rows", rep -> streamed(ctx, spark.readStream().format(HeldRowsSource.class.getName())
+        .options(HeldRowsSource.options(held, PARTITIONS)).load()));
     variants.put("parquet stream", rep -> streamed(ctx, spark.readStream().schema(schema).parquet(parquet.toString())));
     io.mssqlcdc.bench.Log.info("case 1 source read, %s: %,d rows", label, f.rows());
     Map<String, List<Sample>> s;
@@ -151,7 +153,38 @@ public final class SourceReadCase implements BenchCase {
         Comparison.rates(s.get("held rows")), null,
         "the candidate against the zero-cost row source on the same rows: the source's own share (reading the fake,"
             + " building the rows, its per-batch statements)", Map.of(), Map.of());
-    return List.of(main, streamed, fileStream, floorStream, floorBatch, ownShare);
+    // what bounds the judged target, in the source's own terms: its time per row (a task's) over the
+    // zero-cost source against what the target leaves it over that source (negative: beyond any row source)
+    String base = atScale ? "parquet" : "parquet stream";
+    double target = atScale ? TARGET_BATCH : TARGET_STREAM;
+    Figure own = perRow(shortLabel + ": the source's own ns a row over rows held in memory",
+        overFloor(s.get("mssql_cdc"), s.get("held rows"), 1.0, rows),
+        "a task's time per row the candidate adds to the zero-cost row source ((its run - that source's run) x "
+            + PARTITIONS + " tasks / rows, per repetition): reading the fake, building the rows, its statements");
+    Figure budget = perRow(shortLabel + ": ns a row the target leaves a source over rows held in memory",
+        overFloor(s.get(base), s.get("held rows"), target, rows),
+        String.format(java.util.Locale.ROOT, "(the %s run / %.1f - the zero-cost source's run) x %d tasks / rows, per"
+            + " repetition: the most a source may add per row to a reader that does nothing and still meet the"
+            + " judged target; negative: no row source meets it here", atScale ? "batch Parquet" : "Parquet stream",
+            target, PARTITIONS));
+    return List.of(main, streamed, fileStream, floorStream, floorBatch, ownShare, own, budget);
+  }
+
+  /**
+   * Per repetition: ({@code a}'s seconds / {@code divisor} - the floor's seconds) x {@link #PARTITIONS} / rows,
+   * in nanoseconds a row of a task.
+   */
+  static List<Double> overFloor(List<Sample> a, List<Sample> floor, double divisor, long rows) {
+    List<Double> out = new ArrayList<>();
+    for (int i = 0; i < a.size(); i++) {
+      out.add((a.get(i).seconds() / divisor - floor.get(i).seconds()) * PARTITIONS / rows * 1e9);
+    }
+    return out;
+  }
+
+  private static Figure perRow(String name, List<Double> nsPerRow, String note) {
+    return Figure.single("1 source", name, "ns/row", io.mssqlcdc.bench.Stats.median(nsPerRow), nsPerRow, null, null,
+        note, Map.of(), Map.of());
   }
 
   /** One timed run of a baseline stream ({@code df}) into {@code noop}: its time, rows and checks. */
