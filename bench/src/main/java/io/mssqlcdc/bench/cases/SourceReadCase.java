@@ -160,13 +160,15 @@ public final class SourceReadCase implements BenchCase {
     Figure own = perRow(shortLabel + ": the source's own ns a row over rows held in memory",
         overFloor(s.get("mssql_cdc"), s.get("held rows"), 1.0, rows),
         "a task's time per row the candidate adds to the zero-cost row source ((its run - that source's run) x "
-            + PARTITIONS + " tasks / rows, per repetition): reading the fake, building the rows, its statements");
+            + PARTITIONS + " tasks / rows, per repetition): reading the fake, building the rows, its statements;"
+            + " its ranges per run in details (" + PARTITIONS + " asked for: fewer would make this an underestimate)",
+        Map.of("rangesRead", s.get("mssql_cdc").stream().map(x -> x.checks().get("partitions")).toList()));
     Figure budget = perRow(shortLabel + ": ns a row the target leaves a source over rows held in memory",
         overFloor(s.get(base), s.get("held rows"), target, rows),
         String.format(java.util.Locale.ROOT, "(the %s run / %.1f - the zero-cost source's run) x %d tasks / rows, per"
             + " repetition: the most a source may add per row to a reader that does nothing and still meet the"
             + " judged target; negative: no row source meets it here", atScale ? "batch Parquet" : "Parquet stream",
-            target, PARTITIONS));
+            target, PARTITIONS), Map.of());
     return List.of(main, streamed, fileStream, floorStream, floorBatch, ownShare, own, budget);
   }
 
@@ -182,9 +184,9 @@ public final class SourceReadCase implements BenchCase {
     return out;
   }
 
-  private static Figure perRow(String name, List<Double> nsPerRow, String note) {
+  private static Figure perRow(String name, List<Double> nsPerRow, String note, Map<String, Object> details) {
     return Figure.single("1 source", name, "ns/row", io.mssqlcdc.bench.Stats.median(nsPerRow), nsPerRow, null, null,
-        note, Map.of(), Map.of());
+        note, details, Map.of());
   }
 
   /** One timed run of a baseline stream ({@code df}) into {@code noop}: its time, rows and checks. */
