@@ -87,7 +87,11 @@ public final class SourceReadCase implements BenchCase {
           spark.readStream().format("mssql_cdc").options(options).load(), ctx.scratch("ckpt"));
       BatchReport report = BatchEvents.forBatch(r.queryId(), r.lastBatchId()).orElseThrow();
       bytes.set(report.bytesRead());
-      return new Sample(r.nanos(), r.rows(), runChecks(ctx, r, Map.of("partitions", report.partitionsRead())));
+      // per range: its read's wall time (first row request to its last row) and the time inside the source, ms
+      List<String> ranges = report.partitions().stream().map(p -> String.format(java.util.Locale.ROOT,
+          "%d rows: read %.1f ms, inside %.1f ms", p.rows(), p.readNanos() / 1e6, p.sourceNanos() / 1e6)).toList();
+      return new Sample(r.nanos(), r.rows(),
+          runChecks(ctx, r, Map.of("partitions", report.partitionsRead(), "ranges", ranges)));
     });
     String held = HeldRowsSource.hold("source " + shortLabel, spark.read().parquet(parquet.toString()));
     variants.put("held rows", rep -> streamed(ctx, spark.readStream().format(HeldRowsSource.class.getName())
@@ -122,6 +126,7 @@ public final class SourceReadCase implements BenchCase {
       details.put("phaseMillis." + v, s.get(v).stream().map(x -> x.checks().get("phaseMillis")).toList());
       details.put("jobs." + v, s.get(v).stream().map(x -> x.checks().get("jobs")).toList());
     }
+    details.put("ranges.mssql_cdc", s.get("mssql_cdc").stream().map(x -> x.checks().get("ranges")).toList());
     Figure streamed = Figure.compared("1 source", shortLabel + ": vs Parquet as a streaming source", "rows/s",
         Comparison.rates(s.get("mssql_cdc")), "Parquet file stream, AvailableNow -> noop",
         Comparison.rates(s.get("parquet stream")), atScale ? null : TARGET_STREAM,
