@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * {@code data_skipped} event with {@code failOnDataLoss=false}. The batch's last range then reads
  * the position figures ({@code min_lsn}'s and {@code max_lsn}'s commit times, the capture lag).
  * What it measured goes to the driver as one {@link PartitionFigures}; measuring never fails
- * the read, and costs no clock read per row ({@link SourceClock}). The client is closed on every path.
+ * the read. The client is closed on every path.
  *
  * <p>Statements per range: network wait (it opens the connection, so the round trip that follows
  * does not time the login), ping, the read, {@code min_lsn}, network wait; the last range adds the commit time of {@code min_lsn}, {@code max_lsn} and its commit time.
@@ -42,8 +42,8 @@ final class CdcPartitionReader implements PartitionReader<InternalRow> {
   private InternalRow current;
   private boolean finished;
   private long rows;
-  /** Times the reader without a clock read per row ({@link SourceClock}). */
-  private final SourceClock clock = new SourceClock();
+  private long nanos;
+  private long openedAt;
   private Double rttMs;
   private OptionalLong waitBefore = OptionalLong.empty();
 
@@ -70,20 +70,25 @@ final class CdcPartitionReader implements PartitionReader<InternalRow> {
     if (finished) {
       return false;
     }
-    clock.enter();
-    if (cursor == null) {
-      open();
+    long t0 = System.nanoTime();
+    try {
+      if (cursor == null) {
+        open(t0);
+      }
+      if (cursor.next()) {
+        current = converter.convert(cursor);
+        rows++;
+        return true;
+      }
+      finish(t0);
+      return false;
+    } finally {
+      nanos += System.nanoTime() - t0;
     }
-    if (cursor.next()) {
-      current = converter.convert(cursor);
-      clock.returned(++rows);
-      return true;
-    }
-    finish();
-    return false;
   }
 
-  private void open() {
+  private void open(long t0) {
+    openedAt = t0;
     LsnRange r = partition.range();
     client = CdcClients.open(partition.options());
     if (acc != null) {
@@ -96,13 +101,14 @@ final class CdcPartitionReader implements PartitionReader<InternalRow> {
         converter.includeCommandId(), partition.options().fetchSize()));
   }
 
-  private void finish() {
+  /** @param callStart when the {@code next()} call that found the end began */
+  private void finish(long callStart) {
     finished = true;
     cursor.close();
     cursor = null;
-    clock.stop(); // the metric and the figures: up to the range's last row, the statements below not included
-    long sourceNanos = clock.insideNanos();
-    long readNanos = System.nanoTime() - clock.startedAt();
+    long now = System.nanoTime();
+    long readNanos = now - openedAt;
+    long sourceNanos = nanos + (now - callStart);
     LsnRange range = partition.range();
     Lsn minLsn = client.minLsn(range.captureInstance());
     Optional<BatchEvent> skipped =
@@ -150,7 +156,7 @@ final class CdcPartitionReader implements PartitionReader<InternalRow> {
 
   @Override
   public CustomTaskMetric[] currentMetricsValues() {
-    return CdcMetrics.values(rows, converter.bytes(), clock.insideNanos());
+    return CdcMetrics.values(rows, converter.bytes(), nanos);
   }
 
   @Override

@@ -25,8 +25,7 @@ import java.util.OptionalLong;
  * @param bytes estimated bytes of the values after conversion (Spark's in-memory sizes)
  * @param readNanos wall time from opening the client to the range's last row, Spark's consumption
  *     of the rows included
- * @param sourceNanos time spent inside the source's {@code next()} calls (connect, fetch, convert; the
- *     read's wall time less Spark's sampled share between the calls, {@link SourceClock})
+ * @param sourceNanos time spent inside the source's {@code next()} calls (connect, fetch, convert)
  * @param rttMs one {@code SELECT 1} round trip just before reading, ms; {@code null} when not measured
  * @param networkWaitMs the session's {@code ASYNC_NETWORK_IO} wait accrued during the read (after −
  *     before), ms; {@code null} when either reading is unavailable
